@@ -1,0 +1,63 @@
+import UsedSpaceCore
+
+/// `usedspace status [--path PATH] [--details] [--format FORMAT]`
+struct StatusOptions: Equatable {
+    var path: String?
+    var details = false
+    var format: OutputFormat = .text
+    var showHelp = false
+
+    static let help = """
+        Usage: usedspace status [--path PATH] [--details] [--format FORMAT]
+
+        Print how full the filesystem holding PATH (default: your home directory) is, as a
+        bar with the used percentage, counted the way df(1) counts it.
+
+        Options:
+          -p, --path PATH      measure the filesystem that holds PATH (any file or directory)
+          -d, --details        also print Used, Free (available to you) and Total
+          -f, --format FORMAT  text (default) or json (one object per line)
+          -h, --help           show this help
+
+        Exit status: 0 on success, 1 when the path cannot be measured, 2 for a bad command line.
+        """
+
+    static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> StatusOptions {
+        var options = StatusOptions()
+        var scanner = ArgumentScanner(arguments, command: "status")
+        while let token = scanner.next() {
+            switch token {
+            case .positional(let argument):
+                throw .unexpectedArgument(argument, command: "status")
+            case .option(let name, let inline):
+                switch name {
+                case "-p", "--path":
+                    let value = try scanner.value(of: name, inline: inline)
+                    guard !value.isEmpty else {
+                        throw .invalidValue(option: name, value: value, reason: "the path is empty", command: "status")
+                    }
+                    options.path = value
+                case "-d", "--details":
+                    try scanner.requireNoValue(name, inline: inline)
+                    options.details = true
+                case "-f", "--format":
+                    let value = try scanner.value(of: name, inline: inline)
+                    guard let format = OutputFormat(rawValue: value), StatusOptions.formats.contains(format) else {
+                        throw .invalidValue(
+                            option: name, value: value,
+                            reason: "the formats are \(StatusOptions.formats.map(\.rawValue).joined(separator: ", "))",
+                            command: "status")
+                    }
+                    options.format = format
+                case "-h", "--help":
+                    options.showHelp = true
+                default:
+                    throw .unknownOption(name, command: "status")
+                }
+            }
+        }
+        return options
+    }
+
+    static let formats: [OutputFormat] = [.text, .json]
+}

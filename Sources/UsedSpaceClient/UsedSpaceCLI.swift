@@ -1,0 +1,65 @@
+import UsedSpaceCore
+import UsedSpaceSystem
+
+/// The `usedspace` command: dispatches to a subcommand and turns every error into a one-line
+/// message and an exit status.
+public enum UsedSpaceCLI {
+    public static let version = "0.1.0"
+
+    static let help = """
+        Usage: usedspace COMMAND [OPTIONS]
+
+        How full your home filesystem is, counted exactly as df(1) counts it.
+
+        Commands:
+          status   print the used percentage (and --details) once, then exit
+          help     show this help, or a command's help: usedspace help status
+
+        Options:
+          -h, --help     show this help
+          -V, --version  print the version
+
+        Run 'usedspace COMMAND --help' for a command's options. See usedspace(1).
+        """
+
+    public static func main(_ arguments: [String]) -> Int32 {
+        StandardStreams.ignoreBrokenPipes()
+        do {
+            return try run(arguments.dropFirst())
+        } catch {
+            StandardStreams.error("usedspace: \(error)")
+            return ExitStatus.usage
+        }
+    }
+
+    static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
+        guard let command = arguments.first else {
+            StandardStreams.error("usedspace: \(UsageError.missingCommand)")
+            return ExitStatus.usage
+        }
+        let rest = arguments.dropFirst()
+        switch command {
+        case "status":
+            let options = try StatusOptions.parse(rest)
+            if options.showHelp { return printHelp(StatusOptions.help) }
+            return StatusCommand.run(options)
+        case "help", "-h", "--help":
+            switch rest.first {
+            case nil: return printHelp(help)
+            case "status": return printHelp(StatusOptions.help)
+            case let other?: throw .unknownCommand(other)
+            }
+        case "-V", "--version":
+            StandardStreams.write("usedspace \(version)\n")
+            return ExitStatus.success
+        default:
+            if command.hasPrefix("-") { throw .unknownOption(command, command: "usedspace") }
+            throw .unknownCommand(command)
+        }
+    }
+
+    private static func printHelp(_ text: String) -> Int32 {
+        StandardStreams.write(text + "\n")
+        return ExitStatus.success
+    }
+}

@@ -1,0 +1,26 @@
+/// One line of `/proc/self/mountinfo` (proc(5)), with its octal escapes undone.
+public struct MountEntry: Equatable, Hashable, Sendable {
+    public var mountID: Int
+    public var parentID: Int
+    public var deviceMajor: UInt32
+    public var deviceMinor: UInt32
+    /// The directory of the filesystem that forms this mount's root (bind mounts, subvolumes).
+    public var root: String
+    public var mountPoint: String
+    public var fileSystemType: String
+    public var source: String
+
+    public init(
+        mountID: Int, parentID: Int, deviceMajor: UInt32, deviceMinor: UInt32,
+        root: String, mountPoint: String, fileSystemType: String, source: String
+    ) {
+        self.mountID = mountID
+        self.parentID = parentID
+        self.deviceMajor = deviceMajor
+        self.deviceMinor = deviceMinor
+        self.root = root
+        self.mountPoint = mountPoint
+        self.fileSystemType = fileSystemType
+        self.source = source
+    }
+}

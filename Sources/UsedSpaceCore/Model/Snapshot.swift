@@ -1,0 +1,43 @@
+/// What clients are shown: the numbers of one filesystem at one moment, how far to trust
+/// them, and where they came from. Renderers are pure functions of a snapshot.
+public struct Snapshot: Equatable, Sendable {
+    public var path: String
+    public var mountPoint: String?
+    public var fileSystemType: String?
+    /// nil for a failed snapshot: the reason is in `error`.
+    public var stats: FilesystemStats?
+    public var state: SnapshotState
+    /// Increments with every snapshot a publisher publishes (and across daemon restarts).
+    public var seq: UInt64
+    /// When `stats` were sampled; for a failed snapshot, when the failure was seen.
+    public var sampledAt: Timestamp
+    public var source: SnapshotSource
+    /// Why the snapshot is failed, or why it is stale (nil when stale only because it was
+    /// loaded from disk and not yet re-sampled).
+    public var error: String?
+
+    public init(
+        path: String, mountPoint: String?, fileSystemType: String?, stats: FilesystemStats?,
+        state: SnapshotState, seq: UInt64, sampledAt: Timestamp, source: SnapshotSource, error: String? = nil
+    ) {
+        self.path = path
+        self.mountPoint = mountPoint
+        self.fileSystemType = fileSystemType
+        self.stats = stats
+        self.state = state
+        self.seq = seq
+        self.sampledAt = sampledAt
+        self.source = source
+        self.error = error
+    }
+
+    /// A fresh snapshot of a measurement.
+    public init(_ measurement: Measurement, seq: UInt64, source: SnapshotSource) {
+        self.init(
+            path: measurement.path, mountPoint: measurement.mountPoint, fileSystemType: measurement.fileSystemType,
+            stats: measurement.stats, state: .fresh, seq: seq, sampledAt: measurement.sampledAt, source: source
+        )
+    }
+
+    public var usedFraction: Fraction? { stats?.usedFraction }
+}

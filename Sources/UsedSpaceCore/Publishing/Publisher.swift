@@ -1,0 +1,46 @@
+/// Keeps the last published snapshot of one path and turns samples into new snapshots
+/// according to a `PublishPolicy`. Pure: the daemon and `watch` feed it samples.
+public struct Publisher: Sendable {
+    public private(set) var current: Snapshot?
+    public var policy: PublishPolicy
+    public let source: SnapshotSource
+
+    /// `restoring` is the snapshot persisted by an earlier run: it is served at once, marked
+    /// stale until the first sample, and its `seq` carries on so clients never see it go back.
+    public init(policy: PublishPolicy, source: SnapshotSource, restoring restored: Snapshot? = nil) {
+        self.policy = policy
+        self.source = source
+        if var restored {
+            restored.state = restored.stats == nil ? .failed : .stale
+            restored.source = source
+            current = restored
+        }
+    }
+
+    /// Applies one sample; when the decision publishes, `current` is the new snapshot.
+    @discardableResult
+    public mutating func accept(_ sample: Sample) -> PublishDecision {
+        let decision = policy.decide(previous: current, sample: sample)
+        guard decision != .noData else { return decision }
+        let seq = (current?.seq ?? 0) &+ 1
+        switch sample {
+        case .measured(let measurement):
+            current = Snapshot(measurement, seq: seq, source: source)
+        case .failed(let error, let path, let mountPoint, let fileSystemType, let time):
+            if case .timedOut = error, let previous = current, previous.stats != nil, previous.path == path {
+                // The filesystem may only be slow: its last numbers are still the best we have.
+                var stale = previous
+                stale.state = .stale
+                stale.seq = seq
+                stale.error = error.description
+                current = stale
+            } else {
+                current = Snapshot(
+                    path: path, mountPoint: mountPoint, fileSystemType: fileSystemType, stats: nil,
+                    state: .failed, seq: seq, sampledAt: time, source: source, error: error.description
+                )
+            }
+        }
+        return decision
+    }
+}

@@ -1,0 +1,27 @@
+/// `--format json`: one object per snapshot, on one line, with the keys of the contract
+/// (DESIGN.md). Numbers a failed snapshot does not have are null.
+public enum JSONRenderer {
+    public static func render(_ snapshot: Snapshot) -> String {
+        var json = JSONObjectWriter()
+        json.add("path", snapshot.path)
+        json.add("mountpoint", snapshot.mountPoint)
+        json.add("fstype", snapshot.fileSystemType)
+        let stats = snapshot.stats
+        json.add("total_bytes", stats?.totalBytes)
+        json.add("used_bytes", stats?.usedBytes)
+        json.add("free_bytes", stats?.freeBytes)
+        json.add("reserved_bytes", stats?.reservedBytes)
+        json.add("used_rate", stats?.usedRate)
+        json.add("used_percent", stats?.usedPercent)
+        json.add("block_size", stats?.blockSize)
+        json.add("total_inodes", stats.flatMap { $0.totalInodes > 0 ? $0.totalInodes : nil })
+        json.add("used_inodes", stats?.usedInodes)
+        json.add("free_inodes", stats.flatMap { $0.totalInodes > 0 ? $0.freeInodes : nil })
+        json.add("seq", snapshot.seq)
+        json.add("sampled_at", snapshot.sampledAt.rfc3339)
+        json.add("state", snapshot.state.rawValue)
+        json.add("source", snapshot.source.rawValue)
+        if let error = snapshot.error { json.add("error", error) }
+        return json.finish()
+    }
+}

@@ -1,0 +1,33 @@
+/// The plain-text views: the bar with its percentage, and the details beneath it.
+public enum TextRenderer {
+    /// `[███████░░░░░░░░░░░░░]  35.2%`, with a stale mark when the numbers are not current,
+    /// or `failed: REASON` when there are no numbers.
+    public static func statusLine(_ snapshot: Snapshot) -> String {
+        guard let fraction = snapshot.usedFraction else {
+            return "failed: \(snapshot.error ?? "no numbers")"
+        }
+        var line = ProgressBar.render(fraction) + " " + PercentText.oneDecimal(fraction) + "%"
+        if snapshot.state == .stale {
+            line += snapshot.error.map { "  (stale: \($0))" } ?? "  (stale)"
+        }
+        return line
+    }
+
+    /// `Used:\t…`, `Free:\t…`, `Total:\t…` in file-style byte counts; Free is what the user
+    /// can still write (df's Avail), so with reserved blocks Used + Free < Total.
+    public static func detailLines(_ snapshot: Snapshot) -> [String] {
+        guard let stats = snapshot.stats else { return [] }
+        return [
+            "Used:\t" + ByteCountFormat.file(stats.usedBytes),
+            "Free:\t" + ByteCountFormat.file(stats.freeBytes),
+            "Total:\t" + ByteCountFormat.file(stats.totalBytes),
+        ]
+    }
+
+    /// The status line, then the details when asked for, one per line, each ending in "\n".
+    public static func render(_ snapshot: Snapshot, details: Bool) -> String {
+        var lines = [statusLine(snapshot)]
+        if details { lines += detailLines(snapshot) }
+        return lines.map { $0 + "\n" }.joined()
+    }
+}

@@ -1,0 +1,34 @@
+import Glibc
+
+/// The parts of `stat(2)` this program uses.
+public struct FileStatus: Equatable, Sendable {
+    public var deviceMajor: UInt32
+    public var deviceMinor: UInt32
+    public var isDirectory: Bool
+    public var isSocket: Bool
+    public var ownerID: UInt32
+    public var mode: UInt32
+
+    public static func of(_ path: String) throws(SystemError) -> FileStatus {
+        var info = stat()
+        _ = try retryingOnInterrupt("stat") { stat(path, &info) }
+        return FileStatus(info)
+    }
+
+    public static func of(descriptor: Int32) throws(SystemError) -> FileStatus {
+        var info = stat()
+        _ = try retryingOnInterrupt("fstat") { fstat(descriptor, &info) }
+        return FileStatus(info)
+    }
+
+    init(_ info: stat) {
+        // gnu_dev_major/minor are macros in glibc; this is their definition.
+        let device = UInt64(info.st_dev)
+        deviceMajor = UInt32(((device >> 32) & 0xFFFF_F000) | ((device >> 8) & 0x0000_0FFF))
+        deviceMinor = UInt32(((device >> 12) & 0xFFFF_FF00) | (device & 0x0000_00FF))
+        isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+        isSocket = (info.st_mode & S_IFMT) == S_IFSOCK
+        ownerID = info.st_uid
+        mode = info.st_mode & 0o7777
+    }
+}

@@ -1,0 +1,20 @@
+import Glibc
+import UsedSpaceCore
+
+/// `statvfs(3)`, the call df makes. It can block for as long as the filesystem does (a dead
+/// NFS server): callers that must stay responsive run it off their event loop.
+public enum FileSystemStatistics {
+    public static func of(_ path: String) throws(SystemError) -> FilesystemStats {
+        var info = statvfs()
+        _ = try retryingOnInterrupt("statvfs") { statvfs(path, &info) }
+        let fragmentSize = UInt64(info.f_frsize)
+        return FilesystemStats(
+            blockSize: fragmentSize != 0 ? fragmentSize : UInt64(info.f_bsize),
+            totalBlocks: UInt64(info.f_blocks),
+            freeBlocks: UInt64(info.f_bfree),
+            availableBlocks: UInt64(info.f_bavail),
+            totalInodes: UInt64(info.f_files),
+            freeInodes: UInt64(info.f_ffree)
+        )
+    }
+}

@@ -1,0 +1,4 @@
+import Glibc
+import UsedSpaceClient
+
+exit(UsedSpaceCLI.main(CommandLine.arguments))
