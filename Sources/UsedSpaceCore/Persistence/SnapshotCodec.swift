@@ -1,0 +1,113 @@
+/// The snapshot as it is persisted (the state file) and as golden tests describe their
+/// input: the raw block counts, so that every derived figure is recomputed exactly.
+public enum SnapshotCodec {
+    public static let formatVersion = 1
+
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case invalidJSON(JSONParser.Failure)
+        case notAnObject
+        case unsupportedVersion(String)
+        case missing(String)
+        case invalid(String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .invalidJSON(let failure): return failure.description
+            case .notAnObject: return "not a JSON object"
+            case .unsupportedVersion(let version): return "unsupported format version \(version) (this program writes \(SnapshotCodec.formatVersion))"
+            case .missing(let key): return "the key '\(key)' is missing"
+            case .invalid(let key, let reason): return "the key '\(key)' \(reason)"
+            }
+        }
+    }
+
+    public static func encode(_ snapshot: Snapshot) -> String {
+        var json = JSONObjectWriter()
+        json.add("version", formatVersion)
+        json.add("path", snapshot.path)
+        json.add("mountpoint", snapshot.mountPoint)
+        json.add("fstype", snapshot.fileSystemType)
+        if let stats = snapshot.stats {
+            json.add("block_size", stats.blockSize)
+            json.add("total_blocks", stats.totalBlocks)
+            json.add("free_blocks", stats.freeBlocks)
+            json.add("available_blocks", stats.availableBlocks)
+            json.add("total_inodes", stats.totalInodes)
+            json.add("free_inodes", stats.freeInodes)
+        }
+        json.add("state", snapshot.state.rawValue)
+        json.add("seq", snapshot.seq)
+        json.add("sampled_at", snapshot.sampledAt.rfc3339)
+        json.add("error", snapshot.error)
+        return json.finish()
+    }
+
+    public static func decode(_ text: String, source: SnapshotSource) throws(Failure) -> Snapshot {
+        let value: JSONValue
+        do { value = try JSONParser.parse(text) } catch { throw .invalidJSON(error) }
+        return try decode(value, source: source)
+    }
+
+    public static func decode(_ value: JSONValue, source: SnapshotSource) throws(Failure) -> Snapshot {
+        guard case .object = value else { throw .notAnObject }
+        guard let version = value["version"] else { throw .missing("version") }
+        guard version.intValue == formatVersion else {
+            throw .unsupportedVersion(version.intValue.map(String.init) ?? "(not a number)")
+        }
+        let path = try string("path", in: value)
+        guard path.hasPrefix("/") else { throw .invalid("path", reason: "is not an absolute path") }
+        let stateText = try string("state", in: value)
+        guard let state = SnapshotState(rawValue: stateText) else {
+            throw .invalid("state", reason: "is not fresh, stale or failed")
+        }
+        let sampledAtText = try string("sampled_at", in: value)
+        guard let sampledAt = Timestamp(rfc3339: sampledAtText) else {
+            throw .invalid("sampled_at", reason: "is not an RFC 3339 time")
+        }
+        var stats: FilesystemStats?
+        if value["total_blocks"] != nil {
+            let parsed = FilesystemStats(
+                blockSize: try count("block_size", in: value),
+                totalBlocks: try count("total_blocks", in: value),
+                freeBlocks: try count("free_blocks", in: value),
+                availableBlocks: try count("available_blocks", in: value),
+                totalInodes: try count("total_inodes", in: value),
+                freeInodes: try count("free_inodes", in: value)
+            )
+            guard parsed.blockSize > 0, parsed.totalBlocks > 0, parsed.freeBlocks <= parsed.totalBlocks,
+                  parsed.usableBlocks > 0
+            else { throw .invalid("total_blocks", reason: "and the other block counts do not describe a filesystem") }
+            stats = parsed
+        }
+        if state != .failed && stats == nil { throw .missing("total_blocks") }
+        return Snapshot(
+            path: path,
+            mountPoint: try optionalString("mountpoint", in: value),
+            fileSystemType: try optionalString("fstype", in: value),
+            stats: stats,
+            state: state,
+            seq: try count("seq", in: value),
+            sampledAt: sampledAt,
+            source: source,
+            error: try optionalString("error", in: value)
+        )
+    }
+
+    private static func string(_ key: String, in object: JSONValue) throws(Failure) -> String {
+        guard let member = object[key] else { throw .missing(key) }
+        guard let text = member.stringValue else { throw .invalid(key, reason: "is not a string") }
+        return text
+    }
+
+    private static func optionalString(_ key: String, in object: JSONValue) throws(Failure) -> String? {
+        guard let member = object[key], !member.isNull else { return nil }
+        guard let text = member.stringValue else { throw .invalid(key, reason: "is not a string") }
+        return text
+    }
+
+    private static func count(_ key: String, in object: JSONValue) throws(Failure) -> UInt64 {
+        guard let member = object[key] else { throw .missing(key) }
+        guard let number = member.uint64Value else { throw .invalid(key, reason: "is not a non-negative integer") }
+        return number
+    }
+}

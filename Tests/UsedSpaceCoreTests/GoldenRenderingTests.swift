@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import UsedSpaceCore
+
+/// i3status-style golden tests: each directory under Golden/ holds an input snapshot (in the
+/// persisted format) and the expected output of every renderer. The expected files were
+/// derived independently of this code (exact fractions and hand-checked byte counts), not
+/// recorded from it.
+@Suite struct GoldenRenderingTests {
+    static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    static var caseNames: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: goldenDirectory.path)) ?? []
+        return names.sorted()
+    }
+
+    static func read(_ caseName: String, _ file: String) throws -> String {
+        try String(contentsOf: goldenDirectory.appendingPathComponent(caseName).appendingPathComponent(file), encoding: .utf8)
+    }
+
+    static func snapshot(_ caseName: String) throws -> Snapshot {
+        try SnapshotCodec.decode(read(caseName, "snapshot.json"), source: .daemon)
+    }
+
+    @Test func thereAreGoldenCases() {
+        #expect(Self.caseNames.count >= 10)
+    }
+
+    @Test(arguments: caseNames) func textLine(_ caseName: String) throws {
+        #expect(TextRenderer.render(try Self.snapshot(caseName), details: false) == (try Self.read(caseName, "text.expected")))
+    }
+
+    @Test(arguments: caseNames) func details(_ caseName: String) throws {
+        #expect(TextRenderer.render(try Self.snapshot(caseName), details: true) == (try Self.read(caseName, "details.expected")))
+    }
+
+    @Test(arguments: caseNames) func json(_ caseName: String) throws {
+        #expect(JSONRenderer.render(try Self.snapshot(caseName)) + "\n" == (try Self.read(caseName, "json.expected")))
+    }
+
+    /// The JSON is valid for an independent parser and carries every key of the contract.
+    @Test(arguments: caseNames) func jsonHasTheContractKeys(_ caseName: String) throws {
+        let line = JSONRenderer.render(try Self.snapshot(caseName))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        for key in ["path", "mountpoint", "fstype", "total_bytes", "used_bytes", "free_bytes", "reserved_bytes",
+                    "used_rate", "used_percent", "seq", "sampled_at", "state", "source"] {
+            #expect(object[key] != nil, "missing \(key)")
+        }
+        #expect((object["state"] as? String) != "failed" || object["error"] is String)
+    }
+
+    /// The persisted form reads back to the same snapshot.
+    @Test(arguments: caseNames) func codecRoundTrip(_ caseName: String) throws {
+        let snapshot = try Self.snapshot(caseName)
+        #expect(try SnapshotCodec.decode(SnapshotCodec.encode(snapshot), source: .daemon) == snapshot)
+        #expect(SnapshotCodec.encode(snapshot) + "\n" == (try Self.read(caseName, "snapshot.json")))
+    }
+}

@@ -1,0 +1,85 @@
+import Testing
+@testable import UsedSpaceCore
+
+@Suite struct MountInfoTests {
+    static let table = #"""
+    22 1 252:0 / / rw,relatime shared:1 - ext4 /dev/vda rw
+    23 22 0:21 / /proc rw,nosuid,nodev,noexec,relatime shared:5 - proc proc rw
+    30 22 252:16 / /home rw,relatime shared:7 master:2 - xfs /dev/vdb rw,attr2
+    31 30 0:40 / /home/u/my\040disk rw,relatime - tmpfs tmpfs rw,size=12348k
+    32 22 0:41 / /homer rw - tmpfs tmpfs rw
+    33 30 0:42 / /home rw - tmpfs over rw
+    34 22 0:43 / /mnt/tab\011and\134back rw - fuse.sshfs me@host:/a\040b rw
+    garbage line
+    35 22 7:0 / /mnt/img rw -
+    36 22 x:y / /mnt/bad rw - ext4 /dev/x rw
+    """#
+
+    @Test func parsesFieldsAndSkipsMalformedLines() {
+        let entries = MountInfoParser.parse(Self.table)
+        #expect(entries.map(\.mountID) == [22, 23, 30, 31, 32, 33, 34])
+        #expect(entries[2] == MountEntry(mountID: 30, parentID: 22, deviceMajor: 252, deviceMinor: 16, root: "/",
+                                         mountPoint: "/home", fileSystemType: "xfs", source: "/dev/vdb"))
+    }
+
+    @Test func undoesOctalEscapes() {
+        let entries = MountInfoParser.parse(Self.table)
+        #expect(entries[3].mountPoint == "/home/u/my disk")
+        #expect(entries[6].mountPoint == "/mnt/tab\tand\\back")
+        #expect(entries[6].source == "me@host:/a b")
+        #expect(MountInfoParser.unescape("a\\04") == "a\\04")
+        #expect(MountInfoParser.unescape("a\\999b") == "a\\999b")
+        #expect(MountInfoParser.unescape("\\134\\134") == "\\\\")
+    }
+
+    @Test func theDeepestMountWinsAtADirectoryBoundary() {
+        let entries = MountInfoParser.parse(Self.table)
+        #expect(MountLocator.mount(containing: "/home/u/my disk/photos", in: entries)?.mountID == 31)
+        #expect(MountLocator.mount(containing: "/homer/x", in: entries)?.mountID == 32)
+        #expect(MountLocator.mount(containing: "/home2", in: entries)?.mountID == 22)
+        #expect(MountLocator.mount(containing: "/", in: entries)?.mountID == 22)
+        #expect(MountLocator.mount(containing: "/proc/self", in: entries)?.mountID == 23)
+    }
+
+    @Test func theLaterOfStackedMountsWinsUnlessTheDeviceSaysOtherwise() {
+        let entries = MountInfoParser.parse(Self.table)
+        #expect(MountLocator.mount(containing: "/home/u", in: entries)?.mountID == 33)
+        #expect(MountLocator.mount(containing: "/home/u", in: entries, device: (252, 16))?.mountID == 30)
+        #expect(MountLocator.mount(containing: "/home/u/my disk", in: entries, device: (0, 40))?.mountID == 31)
+    }
+
+    @Test func noMountForARelativePathOrAnEmptyTable() {
+        #expect(MountLocator.mount(containing: "/x", in: []) == nil)
+        #expect(MountLocator.mount(containing: "relative", in: MountInfoParser.parse(Self.table)) == nil)
+    }
+}
+
+@Suite struct TimestampTests {
+    @Test func formatsKnownInstants() {
+        #expect(Timestamp(secondsSinceEpoch: 0).rfc3339 == "1970-01-01T00:00:00Z")
+        #expect(Timestamp(secondsSinceEpoch: 951_782_400).rfc3339 == "2000-02-29T00:00:00Z")
+        #expect(Timestamp(secondsSinceEpoch: 1_795_305_599).rfc3339 == "2026-11-21T23:59:59Z")
+        #expect(Timestamp(secondsSinceEpoch: -1).rfc3339 == "1969-12-31T23:59:59Z")
+        #expect(Timestamp(secondsSinceEpoch: 4_102_444_800).rfc3339 == "2100-01-01T00:00:00Z")
+    }
+
+    @Test func roundTripsEveryDayOverFourHundredYears() {
+        for day in stride(from: Int64(-146_097), to: 146_097 * 2, by: 1) {
+            let time = Timestamp(secondsSinceEpoch: day * 86_400 + 45_296)
+            #expect(Timestamp(rfc3339: time.rfc3339) == time)
+        }
+    }
+
+    @Test func parsesOffsetsAndFractions() {
+        #expect(Timestamp(rfc3339: "2026-11-21T23:59:59.123Z")?.secondsSinceEpoch == 1_795_305_599)
+        #expect(Timestamp(rfc3339: "2026-11-22T01:59:59+02:00")?.secondsSinceEpoch == 1_795_305_599)
+        #expect(Timestamp(rfc3339: "2026-11-21T18:59:59-05:00")?.secondsSinceEpoch == 1_795_305_599)
+    }
+
+    @Test(arguments: ["", "2026-11-21", "2026-13-01T00:00:00Z", "2026-02-29T00:00:00Z", "2026-11-21T24:00:00Z",
+                      "2026-11-21T00:00:00", "2026-11-21T00:00:00.Z", "2026-11-21T00:00:00+0200", "2026-11-21T00:00:00Zjunk",
+                      "２０２６-11-21T00:00:00Z", "2026-11-21 00:00:00Z"])
+    func rejectsMalformedTimes(_ text: String) {
+        #expect(Timestamp(rfc3339: text) == nil)
+    }
+}

@@ -1,0 +1,145 @@
+import Testing
+@testable import UsedSpaceCore
+
+@Suite struct PublishPolicyTests {
+    static let time = Timestamp(secondsSinceEpoch: 1_700_000_000)
+
+    /// A filesystem of `usable` blocks (no reserve) with `used` of them in use.
+    static func measurement(used: UInt64, usable: UInt64, path: String = "/home/u", mountPoint: String = "/home",
+                            type: String = "ext4", blockSize: UInt64 = 4096) -> Measurement {
+        Measurement(path: path, mountPoint: mountPoint, fileSystemType: type,
+                    stats: FilesystemStats(blockSize: blockSize, totalBlocks: usable, freeBlocks: usable - used, availableBlocks: usable - used),
+                    sampledAt: time)
+    }
+
+    static func published(used: UInt64, usable: UInt64) -> Snapshot {
+        Snapshot(measurement(used: used, usable: usable), seq: 1, source: .daemon)
+    }
+
+    static func decide(from previous: Snapshot?, used: UInt64, usable: UInt64, threshold: Fraction = PublishPolicy.defaultThreshold) -> PublishDecision {
+        PublishPolicy(threshold: threshold).decide(previous: previous, sample: .measured(measurement(used: used, usable: usable)))
+    }
+
+    @Test func firstSampleIsNewData() {
+        #expect(Self.decide(from: nil, used: 1, usable: 10) == .newData)
+    }
+
+    // 35.00 % → ±0.01 percentage point, on a filesystem of one million blocks (1 block = 0.0001 %).
+    @Test func justBelowTheThresholdUpIsNoData() {
+        #expect(Self.decide(from: Self.published(used: 350_000, usable: 1_000_000), used: 350_099, usable: 1_000_000) == .noData)
+    }
+
+    @Test func exactlyAtTheThresholdUpIsNewData() {
+        #expect(Self.decide(from: Self.published(used: 350_000, usable: 1_000_000), used: 350_100, usable: 1_000_000) == .newData)
+    }
+
+    @Test func justAboveTheThresholdUpIsNewData() {
+        #expect(Self.decide(from: Self.published(used: 350_000, usable: 1_000_000), used: 350_101, usable: 1_000_000) == .newData)
+    }
+
+    /// The widget's bug: it compared `new − old < 0.0001`, so freeing space never counted.
+    @Test func justBelowTheThresholdDownIsNoData() {
+        #expect(Self.decide(from: Self.published(used: 350_000, usable: 1_000_000), used: 349_901, usable: 1_000_000) == .noData)
+    }
+
+    @Test func exactlyAtTheThresholdDownIsNewData() {
+        #expect(Self.decide(from: Self.published(used: 350_000, usable: 1_000_000), used: 349_900, usable: 1_000_000) == .newData)
+    }
+
+    @Test func justAboveTheThresholdDownIsNewData() {
+        #expect(Self.decide(from: Self.published(used: 350_000, usable: 1_000_000), used: 349_899, usable: 1_000_000) == .newData)
+    }
+
+    /// 0.0026 − 0.0025 in doubles is just below 0.0001 (so are three in four such steps of
+    /// one block in 10,000): exact arithmetic keeps "exactly at" publishing.
+    @Test func exactlyAtTheThresholdWhereDoublesRoundBelow() {
+        #expect(26.0 / 10_000 - 25.0 / 10_000 < 0.0001)
+        #expect(Self.decide(from: Self.published(used: 25, usable: 10_000), used: 26, usable: 10_000) == .newData)
+        #expect(Self.decide(from: Self.published(used: 26, usable: 10_000), used: 25, usable: 10_000) == .newData)
+    }
+
+    @Test func noChangeIsNoData() {
+        #expect(Self.decide(from: Self.published(used: 12_345, usable: 99_999), used: 12_345, usable: 99_999) == .noData)
+    }
+
+    @Test func aCustomThreshold() {
+        let onePercent = Fraction(numerator: 1, denominator: 100)
+        let previous = Self.published(used: 500, usable: 1000)
+        #expect(Self.decide(from: previous, used: 509, usable: 1000, threshold: onePercent) == .noData)
+        #expect(Self.decide(from: previous, used: 510, usable: 1000, threshold: onePercent) == .newData)
+        #expect(Self.decide(from: previous, used: 490, usable: 1000, threshold: onePercent) == .newData)
+    }
+
+    @Test func zeroThresholdPublishesEverySample() {
+        let previous = Self.published(used: 500, usable: 1000)
+        #expect(Self.decide(from: previous, used: 500, usable: 1000, threshold: Fraction(numerator: 0, denominator: 1)) == .newData)
+    }
+
+    @Test func aDifferentMountIsNewData() {
+        let previous = Self.published(used: 500, usable: 1000)
+        let moved = Self.measurement(used: 500, usable: 1000, mountPoint: "/")
+        #expect(PublishPolicy().decide(previous: previous, sample: .measured(moved)) == .newData)
+        let retyped = Self.measurement(used: 500, usable: 1000, type: "xfs")
+        #expect(PublishPolicy().decide(previous: previous, sample: .measured(retyped)) == .newData)
+    }
+
+    @Test func aResizedFilesystemIsNewData() {
+        let previous = Self.published(used: 500, usable: 1000)
+        #expect(Self.decide(from: previous, used: 1000, usable: 2000) == .newData)
+    }
+
+    @Test func failureAfterSuccessIsFailedAndRecoveryIsNewData() {
+        let previous = Self.published(used: 500, usable: 1000)
+        let failure = Sample.failed(.pathNotFound(path: "/home/u"), path: "/home/u", mountPoint: nil, fileSystemType: nil, at: Self.time)
+        #expect(PublishPolicy().decide(previous: previous, sample: failure) == .failed)
+
+        var publisher = Publisher(policy: PublishPolicy(), source: .daemon)
+        publisher.accept(.measured(Self.measurement(used: 500, usable: 1000)))
+        #expect(publisher.accept(failure) == .failed)
+        #expect(publisher.current?.state == .failed)
+        #expect(publisher.accept(failure) == .noData)
+        #expect(publisher.accept(.measured(Self.measurement(used: 500, usable: 1000))) == .newData)
+        #expect(publisher.current?.state == .fresh)
+    }
+
+    @Test func aDifferentFailureIsPublished() {
+        var publisher = Publisher(policy: PublishPolicy(), source: .daemon)
+        publisher.accept(.failed(.pathNotFound(path: "/x"), path: "/x", mountPoint: nil, fileSystemType: nil, at: Self.time))
+        #expect(publisher.accept(.failed(.permissionDenied(path: "/x"), path: "/x", mountPoint: nil, fileSystemType: nil, at: Self.time)) == .failed)
+        #expect(publisher.current?.error == "/x: permission denied")
+    }
+
+    @Test func aTimeoutKeepsTheNumbersAndMarksThemStale() {
+        var publisher = Publisher(policy: PublishPolicy(), source: .daemon)
+        publisher.accept(.measured(Self.measurement(used: 500, usable: 1000)))
+        let timeout = Sample.failed(.timedOut(path: "/home/u", seconds: 5), path: "/home/u", mountPoint: "/home", fileSystemType: "ext4", at: Self.time)
+        #expect(publisher.accept(timeout) == .failed)
+        #expect(publisher.current?.state == .stale)
+        #expect(publisher.current?.stats?.usedBlocks == 500)
+        #expect(publisher.current?.seq == 2)
+        #expect(publisher.accept(timeout) == .noData)
+        #expect(publisher.accept(.measured(Self.measurement(used: 500, usable: 1000))) == .newData)
+        #expect(publisher.current?.state == .fresh)
+        #expect(publisher.current?.seq == 3)
+    }
+
+    @Test func aRestoredSnapshotIsStaleUntilTheFirstSampleAndSeqCarriesOn() {
+        var restored = Self.published(used: 500, usable: 1000)
+        restored.seq = 41
+        var publisher = Publisher(policy: PublishPolicy(), source: .daemon, restoring: restored)
+        #expect(publisher.current?.state == .stale)
+        #expect(publisher.current?.seq == 41)
+        #expect(publisher.accept(.measured(Self.measurement(used: 500, usable: 1000))) == .newData)
+        #expect(publisher.current?.state == .fresh)
+        #expect(publisher.current?.seq == 42)
+    }
+
+    @Test func seqIncrementsOnlyWhenPublishing() {
+        var publisher = Publisher(policy: PublishPolicy(), source: .direct)
+        publisher.accept(.measured(Self.measurement(used: 500, usable: 1000)))
+        publisher.accept(.measured(Self.measurement(used: 500, usable: 1000)))
+        #expect(publisher.current?.seq == 1)
+        publisher.accept(.measured(Self.measurement(used: 600, usable: 1000)))
+        #expect(publisher.current?.seq == 2)
+    }
+}
