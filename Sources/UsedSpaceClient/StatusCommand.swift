@@ -8,9 +8,15 @@ enum StatusCommand {
             StandardStreams.error("usedspace: HOME is not set and the password database has no home directory; use --path PATH")
             return ExitStatus.failure
         }
-        var publisher = Publisher(policy: PublishPolicy(), source: .direct)
-        publisher.accept(DirectSampler.sample(path))
-        guard let snapshot = publisher.current else { return ExitStatus.failure }
+        if !options.noDaemon {
+            // The daemon knows paths by their canonical form; one that does not resolve is
+            // sampled here, which reports why.
+            let requested = options.path == nil ? nil : try? PathResolver.canonical(path)
+            if options.path == nil || requested != nil, let snapshot = SnapshotProvider.fromDaemon(path: requested) {
+                return show(snapshot, options: options)
+            }
+        }
+        guard let snapshot = SnapshotProvider.direct(path: path) else { return ExitStatus.failure }
         return show(snapshot, options: options)
     }
 

@@ -5,18 +5,21 @@ struct StatusOptions: Equatable {
     var path: String?
     var details = false
     var format: OutputFormat = .text
+    var noDaemon = false
     var showHelp = false
 
     static let help = """
         Usage: usedspace status [--path PATH] [--details] [--format FORMAT]
 
         Print how full the filesystem holding PATH (default: your home directory) is, as a
-        bar with the used percentage, counted the way df(1) counts it.
+        bar with the used percentage, counted the way df(1) counts it. The snapshot comes
+        from usedspaced when it answers on its socket, otherwise it is sampled here.
 
         Options:
           -p, --path PATH      measure the filesystem that holds PATH (any file or directory)
           -d, --details        also print Used, Free (available to you) and Total
           -f, --format FORMAT  text (default) or json (one object per line)
+              --no-daemon      sample in this process even when the daemon runs
           -h, --help           show this help
 
         Exit status: 0 on success, 1 when the path cannot be measured, 2 for a bad command line.
@@ -24,17 +27,17 @@ struct StatusOptions: Equatable {
 
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> StatusOptions {
         var options = StatusOptions()
-        var scanner = ArgumentScanner(arguments, command: "status")
+        var scanner = ArgumentScanner(arguments, command: "usedspace status")
         while let token = scanner.next() {
             switch token {
             case .positional(let argument):
-                throw .unexpectedArgument(argument, command: "status")
+                throw .unexpectedArgument(argument, command: "usedspace status")
             case .option(let name, let inline):
                 switch name {
                 case "-p", "--path":
                     let value = try scanner.value(of: name, inline: inline)
                     guard !value.isEmpty else {
-                        throw .invalidValue(option: name, value: value, reason: "the path is empty", command: "status")
+                        throw .invalidValue(option: name, value: value, reason: "the path is empty", command: "usedspace status")
                     }
                     options.path = value
                 case "-d", "--details":
@@ -46,13 +49,16 @@ struct StatusOptions: Equatable {
                         throw .invalidValue(
                             option: name, value: value,
                             reason: "the formats are \(StatusOptions.formats.map(\.rawValue).joined(separator: ", "))",
-                            command: "status")
+                            command: "usedspace status")
                     }
                     options.format = format
+                case "--no-daemon":
+                    try scanner.requireNoValue(name, inline: inline)
+                    options.noDaemon = true
                 case "-h", "--help":
                     options.showHelp = true
                 default:
-                    throw .unknownOption(name, command: "status")
+                    throw .unknownOption(name, command: "usedspace status")
                 }
             }
         }

@@ -15,6 +15,9 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(call): \(message)" }
 
+    /// ENOENT: what a missing optional file reports.
+    public var isNotFound: Bool { errno == ENOENT }
+
     /// The error of the call that just failed.
     static func current(_ call: String) -> SystemError {
         SystemError(call: call, errno: Glibc.errno)

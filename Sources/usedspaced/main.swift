@@ -1,1 +1,4 @@
+import Glibc
 import UsedSpaceDaemon
+
+exit(UsedSpaceDaemon.main(CommandLine.arguments))

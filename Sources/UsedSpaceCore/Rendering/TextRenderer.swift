@@ -3,12 +3,13 @@ public enum TextRenderer {
     /// `[███████░░░░░░░░░░░░░]  35.2%`, with a stale mark when the numbers are not current,
     /// or `failed: REASON` when there are no numbers.
     public static func statusLine(_ snapshot: Snapshot) -> String {
+        let reason = snapshot.error.map(ControlCharacters.replaced)
         guard let fraction = snapshot.usedFraction else {
-            return "failed: \(snapshot.error ?? "no numbers")"
+            return "failed: \(reason ?? "no numbers")"
         }
         var line = ProgressBar.render(fraction) + " " + PercentText.oneDecimal(fraction) + "%"
         if snapshot.state == .stale {
-            line += snapshot.error.map { "  (stale: \($0))" } ?? "  (stale)"
+            line += reason.map { "  (stale: \($0))" } ?? "  (stale)"
         }
         return line
     }

@@ -87,5 +87,5 @@ final class Locked<Value>: @unchecked Sendable {
     init(_ value: Value) { stored = value }
     var value: Value { lock.lock(); defer { lock.unlock() }; return stored }
     func set(_ value: Value) { lock.lock(); stored = value; lock.unlock() }
-    func update<T>(_ body: (inout Value) -> T) -> T { lock.lock(); defer { lock.unlock() }; return body(&stored) }
+    func update<T>(_ body: (inout Value) throws -> T) rethrows -> T { lock.lock(); defer { lock.unlock() }; return try body(&stored) }
 }

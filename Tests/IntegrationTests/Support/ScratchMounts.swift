@@ -6,11 +6,17 @@ final class ScratchDirectory {
     let path: String
 
     init(_ label: String) throws {
-        let template = NSTemporaryDirectory() + "usedspace-\(label)-XXXXXX"
+        path = try Self.make(label)
+    }
+
+    /// A new empty directory under /tmp, readable by all (tests switch users).
+    static func make(_ label: String) throws -> String {
+        let template = "/tmp/usedspace-\(label)-XXXXXX"
         var bytes = Array(template.utf8CString)
-        guard mkdtemp(&bytes) != nil else { throw ShellFailure(command: "mkdtemp", result: CommandResult(status: errno, stdout: "", stderr: String(cString: strerror(errno)))) }
-        path = String(cString: bytes)
+        guard mkdtemp(&bytes) != nil else { throw HarnessFailure("mkdtemp: \(String(cString: strerror(errno)))") }
+        let path = String(cString: bytes)
         chmod(path, 0o755)
+        return path
     }
 
     private var mounted: [String] = []

@@ -1,22 +1,22 @@
 /// Walks a command's arguments: `--name value`, `--name=value`, `-n value`, flags, and `--`
 /// ending the options. Deliberately small (no swift-argument-parser): linking that costs the
 /// one-shot client about twice its start-up time (docs/PERFORMANCE.md).
-struct ArgumentScanner {
-    enum Token: Equatable {
+public struct ArgumentScanner {
+    public enum Token: Equatable {
         case option(String, inlineValue: String?)
         case positional(String)
     }
 
     private var arguments: ArraySlice<String>
     private var optionsEnded = false
-    let command: String
+    public let command: String
 
-    init(_ arguments: ArraySlice<String>, command: String) {
+    public init(_ arguments: ArraySlice<String>, command: String) {
         self.arguments = arguments
         self.command = command
     }
 
-    mutating func next() -> Token? {
+    public mutating func next() -> Token? {
         guard let argument = arguments.popFirst() else { return nil }
         if optionsEnded || argument == "-" || !argument.hasPrefix("-") { return .positional(argument) }
         if argument == "--" {
@@ -30,14 +30,14 @@ struct ArgumentScanner {
     }
 
     /// The value of an option: its inline `=value`, or the next argument.
-    mutating func value(of option: String, inline: String?) throws(UsageError) -> String {
+    public mutating func value(of option: String, inline: String?) throws(UsageError) -> String {
         if let inline { return inline }
         guard let value = arguments.popFirst() else { throw .missingValue(option: option, command: command) }
         return value
     }
 
     /// For flags: `--details=yes` is a mistake worth reporting, not ignoring.
-    func requireNoValue(_ option: String, inline: String?) throws(UsageError) {
+    public func requireNoValue(_ option: String, inline: String?) throws(UsageError) {
         if inline != nil { throw .valueNotAllowed(option: option, command: command) }
     }
 }

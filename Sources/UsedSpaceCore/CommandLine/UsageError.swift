@@ -1,4 +1,5 @@
 /// A command line that cannot be run. The message names what was wrong and where to look.
+/// `command` is the invocation as typed, e.g. "usedspace status" or "usedspaced".
 public enum UsageError: Error, Equatable, CustomStringConvertible {
     case missingCommand
     case unknownCommand(String)
@@ -13,15 +14,15 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
         case .missingCommand:
             return "no command given; try 'usedspace status' or 'usedspace --help'"
         case .unknownCommand(let name):
-            return "unknown command '\(name)'; the commands are status and watch (see 'usedspace --help')"
+            return "unknown command '\(ControlCharacters.replaced(in: name))'; see 'usedspace --help' for the commands"
         case .unknownOption(let option, let command):
-            return "unknown option '\(option)' for '\(command)'; see 'usedspace \(command) --help'"
+            return "unknown option '\(ControlCharacters.replaced(in: option))' for '\(command)'; see '\(command) --help'"
         case .missingValue(let option, let command):
-            return "option '\(option)' of '\(command)' needs a value; see 'usedspace \(command) --help'"
+            return "option '\(option)' of '\(command)' needs a value; see '\(command) --help'"
         case .invalidValue(let option, let value, let reason, _):
-            return "invalid value '\(value)' for '\(option)': \(reason)"
+            return "invalid value '\(ControlCharacters.replaced(in: value))' for '\(option)': \(reason)"
         case .unexpectedArgument(let argument, let command):
-            return "unexpected argument '\(argument)' for '\(command)'; see 'usedspace \(command) --help'"
+            return "unexpected argument '\(ControlCharacters.replaced(in: argument))' for '\(command)'; see '\(command) --help'"
         case .valueNotAllowed(let option, let command):
             return "option '\(option)' of '\(command)' takes no value"
         }

@@ -1,0 +1,34 @@
+import UsedSpaceCore
+import UsedSpaceSystem
+
+/// Where `status` gets its snapshot: from the daemon when it answers, otherwise by sampling
+/// in this process. Clients never wait long on the daemon.
+enum SnapshotProvider {
+    /// How long a one-shot client waits for the daemon before sampling itself. Long enough
+    /// for socket activation to start the daemon, short enough not to freeze a status bar.
+    static let daemonTimeoutNanoseconds: UInt64 = 1_000_000_000
+
+    /// The daemon's snapshot of `path` (canonical), or nil when no daemon answers or it does
+    /// not watch that path.
+    static func fromDaemon(path: String?) -> Snapshot? {
+        guard let socket = DaemonConnection.socketPath else { return nil }
+        // Nothing at the path: no daemon and no socket unit; skip the connect.
+        guard (try? FileStatus.of(socket))?.isSocket == true else { return nil }
+        do {
+            let connection = try DaemonConnection(path: socket)
+            let view = ViewRequest(format: .snapshot, details: false, path: path)
+            let deadline = WallClock.monotonicNanoseconds() + daemonTimeoutNanoseconds
+            let lines = try connection.request(view.requestLine(verb: "status"), deadline: deadline)
+            guard let line = lines.first else { return nil }
+            return try SnapshotCodec.decode(line, source: .daemon)
+        } catch {
+            return nil
+        }
+    }
+
+    static func direct(path: String) -> Snapshot? {
+        var publisher = Publisher(policy: PublishPolicy(), source: .direct)
+        publisher.accept(DirectSampler.sample(path))
+        return publisher.current
+    }
+}

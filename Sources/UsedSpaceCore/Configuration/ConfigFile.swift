@@ -1,0 +1,103 @@
+/// The configuration file's syntax (usedspace.conf(5)): sections in brackets, `key = value`
+/// lines, `#` comments on lines of their own. A key may repeat where it is a list (`path`).
+/// Values are the rest of the line with surrounding blanks removed; double quotes keep
+/// blanks and allow `\"` and `\\`.
+public struct ConfigFile: Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
+        public var section: String
+        public var key: String
+        public var value: String
+        public var line: Int
+    }
+
+    public var entries: [Entry]
+
+    public static let maximumSize = 64 << 10
+
+    public static func parse(_ text: String) throws(ConfigError) -> ConfigFile {
+        guard text.utf8.count <= maximumSize else {
+            throw ConfigError(line: 0, message: "the file is larger than \(maximumSize / 1024) KiB; is it really the configuration?")
+        }
+        var entries: [Entry] = []
+        var section = ""
+        var number = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            var line = Substring(rawLine)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            line = trimmed(line)
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.contains(where: { ControlCharacters.isControl($0.unicodeScalars.first!) && $0 != "\t" }) {
+                throw ConfigError(line: number, message: "control characters are not allowed")
+            }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]"), line.count > 2 else {
+                    throw ConfigError(line: number, message: "a section header is a name in brackets, like [daemon]")
+                }
+                section = trimmed(line.dropFirst().dropLast()).lowercased()
+                guard section.allSatisfy({ $0.isLetter || $0 == "-" }) else {
+                    throw ConfigError(line: number, message: "'\(section)' is not a section name")
+                }
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw ConfigError(line: number, message: "expected 'key = value', a [section] or a # comment")
+            }
+            let key = trimmed(line[..<equals]).lowercased()
+            guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+                throw ConfigError(line: number, message: "'\(ControlCharacters.replaced(in: String(key)))' is not a key name")
+            }
+            guard !section.isEmpty else {
+                throw ConfigError(line: number, message: "'\(key)' comes before any [section]")
+            }
+            let value = try unquoted(trimmed(line[line.index(after: equals)...]), line: number)
+            entries.append(Entry(section: section, key: String(key), value: value, line: number))
+        }
+        return ConfigFile(entries: entries)
+    }
+
+    private static func trimmed(_ text: Substring) -> Substring {
+        var text = text
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return text
+    }
+
+    private static func unquoted(_ value: Substring, line: Int) throws(ConfigError) -> String {
+        guard value.hasPrefix("\"") else { return String(value) }
+        var out = ""
+        var escaped = false
+        var closed = false
+        for character in value.dropFirst() {
+            if closed { throw ConfigError(line: line, message: "text after the closing quote") }
+            if escaped {
+                guard character == "\"" || character == "\\" else {
+                    throw ConfigError(line: line, message: "only \\\" and \\\\ are escapes inside quotes")
+                }
+                out.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                closed = true
+            } else {
+                out.append(character)
+            }
+        }
+        guard closed else { throw ConfigError(line: line, message: "the quoted value has no closing quote") }
+        return out
+    }
+}
+
+/// A problem in the configuration file, with the line it is on (0 for the file as a whole).
+public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var message: String
+
+    public init(line: Int, message: String) {
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { line > 0 ? "line \(line): \(message)" : message }
+}

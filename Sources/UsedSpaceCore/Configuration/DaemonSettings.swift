@@ -1,0 +1,88 @@
+/// What the daemon runs with: built from defaults, then the [daemon] section of the
+/// configuration file, then command-line options (which win).
+public struct DaemonSettings: Equatable, Sendable {
+    /// Paths to watch, as written (`~` and `~/…` are the home directory); the first is the
+    /// default for clients that name none.
+    public var paths: [String] = ["~"]
+    public var intervalMicroseconds: UInt64 = 5_000_000
+    public var threshold: Fraction = PublishPolicy.defaultThreshold
+    /// How long one statvfs may take before the snapshot is served as stale.
+    public var sampleTimeoutMicroseconds: UInt64 = 5_000_000
+    public var maximumClients = 1024
+
+    public init() {}
+
+    public static let intervalRange: ClosedRange<UInt64> = 100_000...86_400_000_000
+    public static let timeoutRange: ClosedRange<UInt64> = 100_000...600_000_000
+    public static let clientRange: ClosedRange<Int> = 1...65_536
+
+    /// Applies the [daemon] section; unknown keys are errors (a typo must not pass silently).
+    public mutating func apply(_ file: ConfigFile) throws(ConfigError) {
+        var paths: [String] = []
+        for entry in file.entries where entry.section == "daemon" {
+            do {
+                switch entry.key {
+                case "path":
+                    paths.append(try Self.validatedPath(entry.value))
+                case "interval":
+                    intervalMicroseconds = try Self.duration(entry.value, in: Self.intervalRange)
+                case "threshold":
+                    threshold = try ThresholdParser.parse(entry.value)
+                case "sample-timeout":
+                    sampleTimeoutMicroseconds = try Self.duration(entry.value, in: Self.timeoutRange)
+                case "max-clients":
+                    maximumClients = try Self.count(entry.value, in: Self.clientRange)
+                default:
+                    throw SettingError("unknown key '\(entry.key)' in [daemon]; the keys are path, interval, threshold, sample-timeout, max-clients")
+                }
+            } catch let error as SettingError {
+                throw ConfigError(line: entry.line, message: error.message)
+            } catch let error as ThresholdParser.Failure {
+                throw ConfigError(line: entry.line, message: "threshold: \(error)")
+            } catch {
+                throw ConfigError(line: entry.line, message: "\(error)")
+            }
+        }
+        if !paths.isEmpty { self.paths = paths }
+    }
+
+    struct SettingError: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    static func validatedPath(_ value: String) throws(SettingError) -> String {
+        guard value == "~" || value.hasPrefix("~/") || value.hasPrefix("/") else {
+            throw SettingError("path '\(ControlCharacters.replaced(in: value))' must be absolute or start with ~/")
+        }
+        return value
+    }
+
+    static func duration(_ value: String, in range: ClosedRange<UInt64>) throws(SettingError) -> UInt64 {
+        guard let microseconds = DurationParser.microseconds(value) else {
+            throw SettingError("'\(ControlCharacters.replaced(in: value))' is not a duration such as 5s, 500ms or 2min")
+        }
+        guard range.contains(microseconds) else {
+            throw SettingError("\(DurationParser.describe(microseconds: microseconds)) is outside \(DurationParser.describe(microseconds: range.lowerBound))…\(DurationParser.describe(microseconds: range.upperBound))")
+        }
+        return microseconds
+    }
+
+    static func count(_ value: String, in range: ClosedRange<Int>) throws(SettingError) -> Int {
+        guard let number = Int(value), range.contains(number) else {
+            throw SettingError("'\(ControlCharacters.replaced(in: value))' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    /// `~` and `~/…` against a home directory.
+    public static func expand(_ path: String, home: String?) -> String? {
+        if path == "~" { return home }
+        if path.hasPrefix("~/") { return home.map { $0 + path.dropFirst(1) } }
+        return path
+    }
+}
+
+extension DaemonSettings.SettingError: CustomStringConvertible {
+    var description: String { message }
+}

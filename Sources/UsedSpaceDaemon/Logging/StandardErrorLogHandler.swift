@@ -1,0 +1,20 @@
+import Logging
+import UsedSpaceSystem
+
+/// Plain lines on stderr, when not running under journald: "usedspaced: warning: message (key=value)".
+struct StandardErrorLogHandler: LogHandler {
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+    let identifier: String
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
+        let details = merged.isEmpty ? "" : " (" + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + ")"
+        StandardStreams.error("\(identifier): \(event.level): \(event.message)\(details)")
+    }
+}

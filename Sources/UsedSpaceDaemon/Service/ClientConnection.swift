@@ -1,0 +1,161 @@
+import UsedSpaceCore
+import UsedSpaceSystem
+
+/// What a connection tells its owner.
+protocol ClientConnectionDelegate: AnyObject {
+    func connection(_ connection: ClientConnection, didReceive request: Result<Request, RequestError>)
+    /// The client will send nothing more (it half-closed); answers may still be owed.
+    func connectionDidEndInput(_ connection: ClientConnection)
+    func connectionDidClose(_ connection: ClientConnection)
+}
+
+/// One client on the socket: reads request lines, writes frames, never blocks. Memory is
+/// bounded both ways: a request longer than the protocol allows is refused, and a client
+/// that does not read what it is sent is dropped once `maximumBacklog` bytes wait for it.
+final class ClientConnection {
+    static let maximumBacklog = 256 << 10
+    private static let readChunk = 16 << 10
+
+    let descriptor: Int32
+    let peerProcessID: Int32
+    private var source: IOEventSource?
+    private var input: [UInt8] = []
+    private var output: [UInt8] = []
+    private var outputOffset = 0
+    private var closeWhenFlushed = false
+    private(set) var isClosed = false
+    /// The client half-closed: no more requests will come.
+    private(set) var inputEnded = false
+    unowned let delegate: ClientConnectionDelegate
+
+    /// Set while the client is subscribed: which watch, in which view.
+    var subscription: (watch: Watch, view: ViewRequest)?
+    /// When the connection last completed a request (or opened), for the idle sweep.
+    var lastRequestAt: UInt64
+
+    init(descriptor: Int32, peerProcessID: Int32, loop: EventLoop, now: UInt64, delegate: ClientConnectionDelegate) throws(SystemdError) {
+        self.descriptor = descriptor
+        self.peerProcessID = peerProcessID
+        self.delegate = delegate
+        self.lastRequestAt = now
+        source = try IOEventSource(loop: loop, descriptor: descriptor, events: IOEvents.readable) { [unowned self] events in
+            self.handle(events)
+        }
+    }
+
+    deinit {
+        if !isClosed {
+            source = nil
+            Descriptor.close(descriptor)
+        }
+    }
+
+    /// Queues a frame. Returns false when the client was dropped for not reading.
+    @discardableResult
+    func send(_ frame: String) -> Bool {
+        guard !isClosed else { return false }
+        output.append(contentsOf: frame.utf8)
+        flush()
+        guard !isClosed else { return false }
+        if output.count - outputOffset > Self.maximumBacklog {
+            close()
+            return false
+        }
+        return true
+    }
+
+    /// Sends what is queued, then closes.
+    func finish() {
+        closeWhenFlushed = true
+        flush()
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        source = nil
+        Descriptor.close(descriptor)
+        input = []
+        output = []
+        subscription = nil
+        delegate.connectionDidClose(self)
+    }
+
+    var hasUnsentOutput: Bool { outputOffset < output.count }
+
+    private func handle(_ events: UInt32) {
+        if events & IOEvents.writable != 0 { flush() }
+        if !isClosed && events & (IOEvents.readable | IOEvents.hangUp | IOEvents.error) != 0 { readAvailable() }
+    }
+
+    private func readAvailable() {
+        var chunk = [UInt8](repeating: 0, count: Self.readChunk)
+        let result: Descriptor.ReadResult
+        do {
+            result = try Descriptor.read(descriptor, into: &chunk)
+        } catch {
+            close()
+            return
+        }
+        switch result {
+        case .wouldBlock:
+            return
+        case .endOfFile:
+            // The client finished writing (socat does, after its request): stop reading and
+            // let the owner close once everything asked for has been answered.
+            inputEnded = true
+            source?.setEvents(hasUnsentOutput ? IOEvents.writable : 0)
+            delegate.connectionDidEndInput(self)
+        case .data(let count):
+            input.append(contentsOf: chunk[0..<count])
+            processLines()
+        }
+    }
+
+    private func processLines() {
+        var start = 0
+        while !isClosed && !closeWhenFlushed, let newline = input[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            let line = input[start..<newline]
+            start = newline + 1
+            delegate.connection(self, didReceive: RequestParser.parse(line))
+        }
+        guard !isClosed else { return }
+        input.removeFirst(start)
+        if input.count > ProtocolVersion.maximumRequestLength + 1 {
+            input = []
+            delegate.connection(self, didReceive: .failure(RequestError(
+                code: "too-long", message: "requests are at most \(ProtocolVersion.maximumRequestLength) bytes; closing")))
+            finish()
+        }
+        if input.isEmpty { input = [] }
+    }
+
+    private func flush() {
+        while outputOffset < output.count {
+            let sent: Int
+            do {
+                sent = try Descriptor.send(descriptor, output, from: outputOffset)
+            } catch {
+                close() // EPIPE, ECONNRESET: the client went away mid-answer.
+                return
+            }
+            if sent == 0 { break }
+            outputOffset += sent
+        }
+        if outputOffset == output.count {
+            output = []
+            outputOffset = 0
+            if closeWhenFlushed {
+                close()
+                return
+            }
+            source?.setEvents(closeWhenFlushed || inputEnded ? 0 : IOEvents.readable)
+        } else {
+            if outputOffset > 64 << 10 {
+                output.removeFirst(outputOffset)
+                outputOffset = 0
+            }
+            source?.setEvents(IOEvents.writable | (closeWhenFlushed || inputEnded ? 0 : IOEvents.readable))
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import UsedSpaceCore
+
+/// `usedspaced`'s command line. Every value here overrides the configuration file, also
+/// after a reload.
+struct DaemonOptions: Equatable {
+    var paths: [String] = []
+    var intervalMicroseconds: UInt64?
+    var threshold: Fraction?
+    var sampleTimeoutMicroseconds: UInt64?
+    var maximumClients: Int?
+    var socketPath: String?
+    var stateDirectory: String?
+    var configPath: String?
+    var verbose = false
+    var showHelp = false
+    var showVersion = false
+
+    static let command = "usedspaced"
+
+    static let help = """
+        Usage: usedspaced [OPTIONS]
+
+        The usedspace daemon: samples the filesystems of the watched paths (default: your
+        home directory), publishes a new snapshot whenever the used rate moves by at least
+        the threshold, and serves snapshots on a Unix socket. Normally started by systemd
+        (usedspace.socket, usedspace.service); see usedspaced(8) for the socket protocol.
+
+        Options:
+          --path PATH            watch the filesystem holding PATH (repeat for several;
+                                 default: ~, or the config file's [daemon] path lines)
+          --interval DURATION    sample every DURATION (default 5s; e.g. 1s, 500ms, 2min)
+          --threshold RATE       publish when the used rate moves by at least RATE
+                                 (default 0.0001, i.e. 0.01%; 0 publishes every sample)
+          --timeout DURATION     serve the last snapshot as stale when statvfs takes
+                                 longer than DURATION (default 5s)
+          --socket PATH          listen on PATH (default $USEDSPACE_SOCKET, or
+                                 $XDG_RUNTIME_DIR/usedspace.sock); ignored when systemd
+                                 passes the socket
+          --state-dir DIR        keep the last snapshots in DIR (default
+                                 $XDG_STATE_HOME/usedspace)
+          --config FILE          read FILE instead of $XDG_CONFIG_HOME/usedspace/config
+          --max-clients N        refuse connections beyond N at once (default 1024)
+          -v, --verbose          log every sample, not only what is published
+          -h, --help             show this help
+          -V, --version          print the version
+
+        Signals: SIGHUP reloads the configuration; SIGTERM and SIGINT stop the daemon.
+        """
+
+    static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> DaemonOptions {
+        var options = DaemonOptions()
+        var scanner = ArgumentScanner(arguments, command: command)
+        while let token = scanner.next() {
+            switch token {
+            case .positional(let argument):
+                throw .unexpectedArgument(argument, command: command)
+            case .option(let name, let inline):
+                switch name {
+                case "--path":
+                    let value = try scanner.value(of: name, inline: inline)
+                    guard value.hasPrefix("/") || value == "~" || value.hasPrefix("~/") else {
+                        throw .invalidValue(option: name, value: value, reason: "the path must be absolute", command: command)
+                    }
+                    options.paths.append(value)
+                case "--interval":
+                    options.intervalMicroseconds = try duration(name, scanner.value(of: name, inline: inline), DaemonSettings.intervalRange)
+                case "--timeout":
+                    options.sampleTimeoutMicroseconds = try duration(name, scanner.value(of: name, inline: inline), DaemonSettings.timeoutRange)
+                case "--threshold":
+                    let value = try scanner.value(of: name, inline: inline)
+                    do {
+                        options.threshold = try ThresholdParser.parse(value)
+                    } catch {
+                        throw .invalidValue(option: name, value: value, reason: error.description, command: command)
+                    }
+                case "--max-clients":
+                    let value = try scanner.value(of: name, inline: inline)
+                    guard let count = Int(value), DaemonSettings.clientRange.contains(count) else {
+                        throw .invalidValue(option: name, value: value, reason: "a whole number from 1 to 65536", command: command)
+                    }
+                    options.maximumClients = count
+                case "--socket":
+                    options.socketPath = try absolute(name, scanner.value(of: name, inline: inline))
+                case "--state-dir":
+                    options.stateDirectory = try absolute(name, scanner.value(of: name, inline: inline))
+                case "--config":
+                    options.configPath = try absolute(name, scanner.value(of: name, inline: inline))
+                case "-v", "--verbose":
+                    try scanner.requireNoValue(name, inline: inline)
+                    options.verbose = true
+                case "-h", "--help":
+                    options.showHelp = true
+                case "-V", "--version":
+                    options.showVersion = true
+                default:
+                    throw .unknownOption(name, command: command)
+                }
+            }
+        }
+        return options
+    }
+
+    private static func duration(_ option: String, _ value: String, _ range: ClosedRange<UInt64>) throws(UsageError) -> UInt64 {
+        guard let microseconds = DurationParser.microseconds(value) else {
+            throw .invalidValue(option: option, value: value, reason: "not a duration such as 5s, 500ms or 2min", command: command)
+        }
+        guard range.contains(microseconds) else {
+            throw .invalidValue(option: option, value: value, reason: "must be from \(DurationParser.describe(microseconds: range.lowerBound)) to \(DurationParser.describe(microseconds: range.upperBound))", command: command)
+        }
+        return microseconds
+    }
+
+    private static func absolute(_ option: String, _ value: String) throws(UsageError) -> String {
+        guard value.hasPrefix("/") else {
+            throw .invalidValue(option: option, value: value, reason: "the path must be absolute", command: command)
+        }
+        return value
+    }
+
+    /// Settings: defaults, then the config file, then these options.
+    func applied(to base: DaemonSettings) -> DaemonSettings {
+        var settings = base
+        if !paths.isEmpty { settings.paths = paths }
+        if let intervalMicroseconds { settings.intervalMicroseconds = intervalMicroseconds }
+        if let threshold { settings.threshold = threshold }
+        if let sampleTimeoutMicroseconds { settings.sampleTimeoutMicroseconds = sampleTimeoutMicroseconds }
+        if let maximumClients { settings.maximumClients = maximumClients }
+        return settings
+    }
+}

@@ -1,0 +1,393 @@
+import Glibc
+import Logging
+import UsedSpaceCore
+import UsedSpaceSystem
+
+/// Owns the event loop's sources and everything the daemon knows: the watches and their
+/// snapshots, the socket and its clients, the state file, the service manager's view.
+/// Everything here runs on the loop's thread; only statvfs and state writes leave it.
+final class Manager: ClientConnectionDelegate {
+    static let version = "0.1.0"
+    /// A connection that has not completed a request for this long, and is not
+    /// subscribed, is closed.
+    static let idleTimeoutMicroseconds: UInt64 = 10_000_000
+
+    private let loop: EventLoop
+    private let logger: Logger
+    private let notifier = ServiceNotifier()
+    private let options: DaemonOptions
+    private let paths: DaemonPaths
+    private var settings: DaemonSettings
+    private var watches: [Watch] = []
+    private var restored: [Snapshot] = []
+    private let sampleWake: EventCounter
+    private var sampleWakeSource: IOEventSource?
+    private var sampleTimer: TimerEventSource?
+    private var idleTimer: TimerEventSource?
+    private var signalSources: [SignalEventSource] = []
+    private var stateStore: StateStore?
+    private var server: SocketServer?
+    private var connections: [ObjectIdentifier: ClientConnection] = [:]
+    /// Requests that arrived before their path's first snapshot, and any that came after them
+    /// on the same connection (answers keep the order of requests).
+    private var waiting: [(connection: ClientConnection, request: Result<Request, RequestError>)] = []
+    private var isReady = false
+    private var isStopping = false
+
+    init(loop: EventLoop, logger: Logger, options: DaemonOptions, paths: DaemonPaths, settings: DaemonSettings) throws {
+        self.loop = loop
+        self.logger = logger
+        self.options = options
+        self.paths = paths
+        self.settings = settings
+        sampleWake = try EventCounter()
+    }
+
+    // MARK: - Start and stop
+
+    func start() throws {
+        let store = try StateStore(directory: paths.stateDirectory, loop: loop, logger: logger)
+        stateStore = store
+        restored = store.load()
+        sampleWakeSource = try IOEventSource(loop: loop, descriptor: sampleWake.descriptor, events: IOEvents.readable) { [unowned self] _ in
+            self.collectSamples()
+        }
+        watches = try settings.paths.map(makeWatch)
+        server = try openSocket()
+        for signal in [SIGTERM, SIGINT] {
+            signalSources.append(try SignalEventSource(loop: loop, signal: signal) { [unowned self] in self.stop() })
+        }
+        signalSources.append(try SignalEventSource(loop: loop, signal: SIGHUP) { [unowned self] in self.reload() })
+        sampleTimer = try TimerEventSource(loop: loop, accuracyMicroseconds: Self.accuracy(for: settings.intervalMicroseconds)) { [unowned self] in
+            self.sampleAll()
+        }
+        idleTimer = try TimerEventSource(loop: loop, accuracyMicroseconds: 1_000_000) { [unowned self] in
+            self.closeIdleConnections()
+        }
+        let watchdog = try loop.enableWatchdog()
+        logger.info("started", metadata: [
+            "paths": "\(watches.map(\.path).joined(separator: ", "))",
+            "interval": "\(DurationParser.describe(microseconds: settings.intervalMicroseconds))",
+            "socket": "\(server?.boundPath ?? "passed by systemd")",
+            "state_dir": "\(paths.stateDirectory)",
+            "watchdog": "\(watchdog)",
+        ])
+        sampleAll()
+    }
+
+    /// Coalescing: a tenth of the interval, between 50 ms and 1 s, lets wakeups be batched
+    /// with the rest of the system's without making the interval meaningless.
+    static func accuracy(for interval: UInt64) -> UInt64 {
+        min(max(interval / 10, 50_000), 1_000_000)
+    }
+
+    private func makeWatch(_ configuredPath: String) throws -> Watch {
+        guard let path = DaemonSettings.expand(configuredPath, home: ProcessEnvironment.homeDirectory) else {
+            throw DaemonFailure("cannot expand '\(configuredPath)': HOME is not set")
+        }
+        let watch = Watch(
+            configuredPath: configuredPath, path: path, policy: PublishPolicy(threshold: settings.threshold),
+            restoring: restored.first { $0.path == path || $0.path == (try? PathResolver.canonical(path)) }, wake: sampleWake)
+        watch.timeoutTimer = try TimerEventSource(loop: loop, accuracyMicroseconds: 100_000) { [unowned self, unowned watch] in
+            self.sampleTimedOut(watch)
+        }
+        return watch
+    }
+
+    private func openSocket() throws -> SocketServer {
+        if let passed = try ListenedSockets.take() {
+            return try makeServer(listener: passed, boundPath: nil)
+        }
+        let path = paths.socket
+        if let status = try? FileStatus.of(path) {
+            guard status.isSocket else {
+                throw DaemonFailure("\(path) exists and is not a socket; remove it or pass --socket PATH")
+            }
+            if let descriptor = try? UnixSocket.connect(to: path) {
+                Descriptor.close(descriptor)
+                throw DaemonFailure("another usedspaced is already answering on \(path); stop it first (systemctl --user stop usedspace)")
+            }
+            unlinkFile(path)
+            logger.info("removed a stale socket left by an earlier run", metadata: ["socket": "\(path)"])
+        }
+        do {
+            return try makeServer(listener: UnixSocket.listen(at: path, mode: 0o600), boundPath: path)
+        } catch {
+            throw DaemonFailure("cannot listen on \(path): \(error)")
+        }
+    }
+
+    private func makeServer(listener: Int32, boundPath: String?) throws -> SocketServer {
+        try SocketServer(
+            listener: listener, boundPath: boundPath, maximumClients: settings.maximumClients, loop: loop, logger: logger,
+            connectionCount: { [unowned self] in self.connections.count },
+            accepted: { [unowned self] descriptor, pid in self.accept(descriptor, peerProcessID: pid) })
+    }
+
+    private func stop() {
+        guard !isStopping else { return }
+        isStopping = true
+        notifier.stopping()
+        logger.info("stopping")
+        // The last publish queued a save; give it a moment to land before the process ends.
+        let deadline = WallClock.monotonicNanoseconds() + 2_000_000_000
+        while stateStore?.isSaving == true && WallClock.monotonicNanoseconds() < deadline { usleep(10_000) }
+        for connection in Array(connections.values) { connection.close() }
+        loop.exit(0)
+    }
+
+    // MARK: - Sampling
+
+    private func sampleAll() {
+        for watch in watches { startSample(watch) }
+        sampleTimer?.schedule(afterMicroseconds: settings.intervalMicroseconds)
+    }
+
+    private func startSample(_ watch: Watch) {
+        // A statvfs still stuck on this path keeps its thread; never start a second one.
+        guard !watch.sampler.isBusy else { return }
+        do {
+            try watch.sampler.submit(watch.path)
+            watch.timeoutTimer?.schedule(afterMicroseconds: settings.sampleTimeoutMicroseconds)
+        } catch {
+            logger.error("cannot start sampling", metadata: ["path": "\(watch.path)", "reason": "\(error)"])
+        }
+    }
+
+    private func sampleTimedOut(_ watch: Watch) {
+        guard watch.sampler.isBusy, !watch.timedOut else { return }
+        watch.timedOut = true
+        let seconds = Double(settings.sampleTimeoutMicroseconds) / 1_000_000
+        apply(watch.timeoutSample(seconds: seconds, at: WallClock.now()), to: watch)
+    }
+
+    private func collectSamples() {
+        sampleWake.drain()
+        for watch in watches {
+            for sample in watch.sampler.takeOutputs() {
+                watch.timeoutTimer?.cancel()
+                watch.timedOut = false
+                apply(sample, to: watch)
+            }
+        }
+    }
+
+    private func apply(_ sample: Sample, to watch: Watch) {
+        let decision = watch.publisher.accept(sample)
+        let first = !watch.hasSampled
+        watch.hasSampled = true
+        if options.verbose {
+            logger.debug("sampled", metadata: ["path": "\(watch.path)", "decision": "\(decision)"])
+        }
+        if decision != .noData { publish(watch) }
+        if first { answerWaitingRequests() }
+        if !isReady && watches.allSatisfy(\.hasSampled) { becomeReady() }
+    }
+
+    private func publish(_ watch: Watch) {
+        guard let snapshot = watch.snapshot else { return }
+        watch.renderings = [:]
+        var metadata: Logger.Metadata = [
+            "path": "\(snapshot.path)", "mountpoint": "\(snapshot.mountPoint ?? "")",
+            "seq": "\(snapshot.seq)", "state": "\(snapshot.state.rawValue)",
+        ]
+        if let stats = snapshot.stats {
+            metadata["rate"] = "\(stats.usedRate ?? 0)"
+            metadata["used_percent"] = "\(stats.usedPercent ?? 0)"
+            metadata["used_bytes"] = "\(stats.usedBytes)"
+            metadata["free_bytes"] = "\(stats.freeBytes)"
+        }
+        if let error = snapshot.error { metadata["reason"] = "\(error)" }
+        switch snapshot.state {
+        case .fresh: logger.info("published a snapshot", metadata: metadata)
+        case .stale: logger.warning("the filesystem does not answer; serving the last snapshot as stale", metadata: metadata)
+        case .failed: logger.warning("sampling failed", metadata: metadata)
+        }
+        stateStore?.save(watches.compactMap(\.snapshot))
+        if isReady { notifier.status(statusText) }
+        for connection in connections.values {
+            guard let subscription = connection.subscription, subscription.watch === watch else { continue }
+            connection.send(ResponseFrame.update(watch.lines(for: subscription.view)))
+        }
+    }
+
+    private var statusText: String { StatusText.describe(watches.map(\.snapshot)) }
+
+    private func becomeReady() {
+        isReady = true
+        notifier.ready(status: statusText)
+        logger.notice("ready", metadata: ["status": "\(statusText)"])
+    }
+
+    // MARK: - Reload
+
+    private func reload() {
+        notifier.reloading()
+        do {
+            let new = try ConfigurationLoader(paths: paths, options: options).load()
+            try apply(new)
+            logger.notice("configuration reloaded", metadata: ["config": "\(paths.configFile)"])
+        } catch {
+            logger.error("configuration not reloaded; keeping the previous one", metadata: ["reason": "\(error)"])
+        }
+        notifier.ready(status: statusText)
+    }
+
+    private func apply(_ new: DaemonSettings) throws {
+        var kept: [Watch] = []
+        var added: [Watch] = []
+        for configured in new.paths {
+            if let existing = watches.first(where: { $0.configuredPath == configured }) {
+                kept.append(existing)
+            } else {
+                let watch = try makeWatch(configured)
+                kept.append(watch)
+                added.append(watch)
+            }
+        }
+        for removed in watches where !kept.contains(where: { $0 === removed }) {
+            for connection in connections.values where connection.subscription?.watch === removed {
+                connection.send(ResponseFrame.error(RequestError(code: "not-watched", message: "\(removed.path) is no longer watched")))
+                connection.finish()
+            }
+        }
+        let intervalChanged = new.intervalMicroseconds != settings.intervalMicroseconds
+        settings = new
+        watches = kept
+        for watch in watches { watch.publisher.policy = PublishPolicy(threshold: new.threshold) }
+        server?.maximumClients = new.maximumClients
+        if intervalChanged {
+            sampleTimer?.setAccuracy(microseconds: Self.accuracy(for: new.intervalMicroseconds))
+            sampleTimer?.schedule(afterMicroseconds: new.intervalMicroseconds)
+        }
+        for watch in added { startSample(watch) }
+    }
+
+    // MARK: - Clients
+
+    private func accept(_ descriptor: Int32, peerProcessID: Int32) {
+        do {
+            let connection = try ClientConnection(descriptor: descriptor, peerProcessID: peerProcessID, loop: loop, now: loop.now, delegate: self)
+            connections[ObjectIdentifier(connection)] = connection
+            if idleTimer?.isScheduled == false { idleTimer?.schedule(afterMicroseconds: Self.idleTimeoutMicroseconds / 2) }
+        } catch {
+            Descriptor.close(descriptor)
+            logger.error("cannot watch a new connection", metadata: ["reason": "\(error)"])
+        }
+    }
+
+    func connectionDidClose(_ connection: ClientConnection) {
+        connections[ObjectIdentifier(connection)] = nil
+        waiting.removeAll { $0.connection === connection }
+    }
+
+    func connection(_ connection: ClientConnection, didReceive result: Result<Request, RequestError>) {
+        connection.lastRequestAt = loop.now
+        if isWaiting(connection) {
+            waiting.append((connection, result))
+        } else {
+            process(result, from: connection)
+        }
+    }
+
+    func connectionDidEndInput(_ connection: ClientConnection) {
+        if !isWaiting(connection) && connection.subscription == nil { connection.finish() }
+    }
+
+    private func isWaiting(_ connection: ClientConnection) -> Bool {
+        waiting.contains { $0.connection === connection }
+    }
+
+    private func process(_ result: Result<Request, RequestError>, from connection: ClientConnection) {
+        switch result {
+        case .failure(let error):
+            connection.send(ResponseFrame.error(error))
+        case .success(let request):
+            handle(request, from: connection)
+        }
+    }
+
+    private func handle(_ request: Request, from connection: ClientConnection) {
+        switch request {
+        case .hello:
+            connection.send(ResponseFrame.ok(["usedspace-protocol \(ProtocolVersion.current) usedspaced \(Self.version)"]))
+        case .ping:
+            connection.send(ResponseFrame.ok(["pong"]))
+        case .help:
+            connection.send(ResponseFrame.ok(Self.helpLines))
+        case .quit:
+            connection.send(ResponseFrame.ok([]))
+            connection.finish()
+        case .status(let view), .subscribe(let view):
+            guard let watch = watch(for: view.path) else {
+                let watched = watches.map(\.path).joined(separator: ", ")
+                connection.send(ResponseFrame.error(RequestError(
+                    code: "not-watched", message: "\(view.path ?? "") is not watched by this daemon (watched: \(watched))")))
+                return
+            }
+            guard watch.snapshot != nil else {
+                // Only before the very first sample of a path: nothing cached yet. The
+                // sample timeout bounds the wait.
+                waiting.append((connection, .success(request)))
+                return
+            }
+            if case .subscribe = request {
+                connection.subscription = (watch, view)
+            } else if connection.subscription?.watch === watch {
+                connection.subscription = nil
+            }
+            connection.send(ResponseFrame.ok(watch.lines(for: view)))
+        }
+    }
+
+    private func watch(for path: String?) -> Watch? {
+        guard let path else { return watches.first }
+        return watches.first { $0.matches(path) }
+    }
+
+    private func answerWaitingRequests() {
+        let pending = waiting
+        waiting = []
+        for (connection, request) in pending where !connection.isClosed {
+            if isWaiting(connection) {
+                waiting.append((connection, request))
+            } else {
+                process(request, from: connection)
+            }
+        }
+        for (connection, _) in pending where !connection.isClosed && connection.inputEnded {
+            connectionDidEndInput(connection)
+        }
+    }
+
+    private func closeIdleConnections() {
+        let now = loop.now
+        var anyLeft = false
+        for connection in Array(connections.values) where connection.subscription == nil {
+            if now - connection.lastRequestAt > Self.idleTimeoutMicroseconds && !waiting.contains(where: { $0.connection === connection }) {
+                connection.send(ResponseFrame.error(RequestError(code: "idle", message: "no request for \(Self.idleTimeoutMicroseconds / 1_000_000) s; closing")))
+                connection.finish()
+            } else {
+                anyLeft = true
+            }
+        }
+        if anyLeft { idleTimer?.schedule(afterMicroseconds: Self.idleTimeoutMicroseconds / 2) }
+    }
+
+    static let helpLines = [
+        "usedspace protocol \(ProtocolVersion.current): one request per line; answers start with 'ok N' (N lines follow) or 'error CODE MESSAGE'",
+        "hello                      protocol and daemon version",
+        "ping                       answers pong",
+        "status [FORMAT] [details] [path=PATH]",
+        "                           the current snapshot; FORMAT: format=text (default), json, snapshot",
+        "subscribe [FORMAT] [details] [path=PATH]",
+        "                           the current snapshot, then 'update N' and N lines at every publish",
+        "quit                       closes the connection",
+        "PATH is absolute and percent-encoded (%20 for a space); without it, the first watched path",
+    ]
+}
+
+struct DaemonFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

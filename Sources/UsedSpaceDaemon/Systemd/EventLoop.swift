@@ -1,0 +1,42 @@
+import CSystemd
+import Glibc
+
+/// An sd-event loop: the one thread on which the daemon does everything but statvfs.
+final class EventLoop {
+    let event: OpaquePointer
+
+    init() throws(SystemdError) {
+        var event: OpaquePointer?
+        try SystemdError.check("sd_event_new", sd_event_new(&event))
+        self.event = event!
+    }
+
+    deinit { sd_event_unref(event) }
+
+    /// Runs until `exit` is called; returns the exit code.
+    func run() throws(SystemdError) -> Int32 {
+        try SystemdError.check("sd_event_loop", sd_event_loop(event))
+    }
+
+    func exit(_ code: Int32) {
+        sd_event_exit(event, code)
+    }
+
+    /// Lets sd-event send WATCHDOG=1 itself whenever the loop turns, when the service manager
+    /// asked for a watchdog (WATCHDOG_USEC). Returns whether the watchdog is on.
+    @discardableResult
+    func enableWatchdog() throws(SystemdError) -> Bool {
+        try SystemdError.check("sd_event_set_watchdog", sd_event_set_watchdog(event, 1)) > 0
+    }
+
+    /// CLOCK_MONOTONIC in microseconds, as of this loop iteration.
+    var now: UInt64 {
+        var microseconds: UInt64 = 0
+        if sd_event_now(event, CLOCK_MONOTONIC, &microseconds) < 0 {
+            var time = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &time)
+            microseconds = UInt64(time.tv_sec) * 1_000_000 + UInt64(time.tv_nsec) / 1000
+        }
+        return microseconds
+    }
+}

@@ -1,0 +1,3 @@
+import UsedSpaceSystem
+
+typealias ProcessEnvironmentLookup = ProcessEnvironment

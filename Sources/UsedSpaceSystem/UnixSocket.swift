@@ -1,0 +1,122 @@
+import CLinux
+import Glibc
+
+/// Unix stream sockets: the daemon's listening socket and the clients' connections.
+public enum UnixSocket {
+    /// sun_path holds 108 bytes including the terminating NUL.
+    public static let maximumPathLength = 107
+
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case pathTooLong(String)
+        case system(SystemError)
+
+        public var description: String {
+            switch self {
+            case .pathTooLong(let path): return "\(path): socket path longer than \(UnixSocket.maximumPathLength) bytes"
+            case .system(let error): return error.description
+            }
+        }
+
+        public var errno: Int32? {
+            if case .system(let error) = self { return error.errno }
+            return nil
+        }
+    }
+
+    static func address(_ path: String) throws(Failure) -> (sockaddr_un, socklen_t) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard !bytes.isEmpty, bytes.count <= maximumPathLength else { throw .pathTooLong(path) }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
+        return (address, length)
+    }
+
+    static func newSocket() throws(Failure) -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard descriptor >= 0 else { throw .system(.current("socket")) }
+        return descriptor
+    }
+
+    /// A non-blocking listening socket bound at `path`, created with `mode` (umask applied
+    /// around bind(2) so the file never exists with wider permissions).
+    public static func listen(at path: String, mode: mode_t = 0o600, backlog: Int32 = 128) throws(Failure) -> Int32 {
+        let descriptor = try newSocket()
+        var (address, length) = try self.address(path)
+        let previousMask = umask(~mode & 0o777)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        umask(previousMask)
+        if bound != 0 {
+            let error = SystemError.current("bind")
+            close(descriptor)
+            throw .system(error)
+        }
+        chmod(path, mode)
+        guard Glibc.listen(descriptor, backlog) == 0 else {
+            let error = SystemError.current("listen")
+            close(descriptor)
+            throw .system(error)
+        }
+        return descriptor
+    }
+
+    /// Connects without blocking: a Unix socket either accepts at once, is refused, or has a
+    /// full backlog (EAGAIN), which we report rather than wait on.
+    public static func connect(to path: String) throws(Failure) -> Int32 {
+        let descriptor = try newSocket()
+        var (address, length) = try self.address(path)
+        while true {
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, length) }
+            }
+            if result == 0 { return descriptor }
+            if errno == EINTR { continue }
+            let error = SystemError.current("connect")
+            close(descriptor)
+            throw .system(error)
+        }
+    }
+
+    /// Accepts one pending connection as a non-blocking descriptor, or nil when none waits.
+    public static func accept(_ listener: Int32) throws(SystemError) -> Int32? {
+        while true {
+            let descriptor = clinux_accept4(listener, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+            if descriptor >= 0 { return descriptor }
+            switch errno {
+            case EINTR: continue
+            // A connection that went away between poll and accept is not an error of ours.
+            case EAGAIN, ECONNABORTED, EPROTO: return nil
+            default: throw .current("accept4")
+            }
+        }
+    }
+
+    /// The uid and pid of the process at the other end (SO_PEERCRED).
+    public static func peerCredentials(_ descriptor: Int32) throws(SystemError) -> (pid: Int32, uid: UInt32) {
+        var pid: Int32 = 0, uid: UInt32 = 0, gid: UInt32 = 0
+        guard clinux_peer_credentials(descriptor, &pid, &uid, &gid) == 0 else { throw .current("getsockopt(SO_PEERCRED)") }
+        return (pid, uid)
+    }
+
+    /// Whether `descriptor` is a listening Unix stream socket (what systemd should pass us).
+    public static func isListeningUnixStream(_ descriptor: Int32) -> Bool {
+        var type: Int32 = 0, listening: Int32 = 0, domain: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_TYPE, &type, &length) == 0, type == Int32(SOCK_STREAM.rawValue) else { return false }
+        length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0, listening != 0 else { return false }
+        length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_DOMAIN, &domain, &length) == 0 else { return false }
+        return domain == AF_UNIX
+    }
+}
+
+/// unlink(2), for the socket file the daemon bound.
+@discardableResult
+public func unlinkFile(_ path: String) -> Bool { unlink(path) == 0 }

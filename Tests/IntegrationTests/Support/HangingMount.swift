@@ -1,0 +1,56 @@
+import Foundation
+
+/// A real FUSE mount whose statfs blocks while a flag file exists (Tests/Fixtures/hangfs.py):
+/// a dead network filesystem, on demand.
+final class HangingMount {
+    let mountPoint: String
+    let flag: String
+    private let process: Process
+    private let scratch: String
+
+    static var available: Bool {
+        Prerequisite.isRoot && FileManager.default.fileExists(atPath: "/dev/fuse")
+            && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/fusepy.py")
+            && Prerequisite.hasCommand("fusermount3")
+    }
+
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/hangfs.py").path
+
+    init() throws {
+        scratch = try ScratchDirectory.make("hangfs")
+        mountPoint = scratch + "/mnt"
+        flag = scratch + "/hang"
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [Self.fixture, mountPoint, flag]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let mounted = waitUntil(seconds: 10) {
+            ((try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? "").contains(" \(self.mountPoint) ")
+        }
+        guard mounted else { throw HarnessFailure("hangfs did not mount at \(mountPoint)") }
+    }
+
+    /// From now on statvfs of the mount blocks.
+    func hang() { FileManager.default.createFile(atPath: flag, contents: nil) }
+
+    /// Blocked callers return; new ones answer at once.
+    func release() { try? FileManager.default.removeItem(atPath: flag) }
+
+    /// The numbers statfs reports from now on (4096-byte blocks).
+    func report(blocks: Int, free: Int, available: Int) throws {
+        try "\(blocks) \(free) \(available)\n".write(toFile: flag + ".numbers", atomically: true, encoding: .utf8)
+    }
+
+    deinit {
+        release()
+        _ = try? CommandRunner.run("/usr/bin/fusermount3", ["-u", "-z", mountPoint], timeout: 10)
+        process.terminate()
+        _ = waitUntil(seconds: 5) { !self.process.isRunning }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(atPath: scratch)
+    }
+}
