@@ -1,4 +1,5 @@
 import Glibc
+import UsedSpaceCore
 
 /// The environment variables and well-known directories this program uses.
 public enum ProcessEnvironment {
@@ -8,12 +9,15 @@ public enum ProcessEnvironment {
         return value.isEmpty ? nil : value
     }
 
-    /// `$HOME`, or the password database's home directory when it is unset.
+    /// `$HOME`, or the home directory /etc/passwd gives our uid when it is unset.
+    ///
+    /// Not getpwuid(3): in the statically linked client, glibc would load NSS modules
+    /// (libnss_systemd) built for the shared libc, and crash. Users known only to LDAP or
+    /// sssd need HOME set, which every login sets.
     public static var homeDirectory: String? {
         if let home = value("HOME") { return home }
-        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
-        let home = String(cString: directory)
-        return home.isEmpty ? nil : home
+        guard let passwd = try? FileContents.readText("/etc/passwd", limit: 16 << 20) else { return nil }
+        return PasswordFile.homeDirectory(of: getuid(), in: passwd)
     }
 
     /// An XDG base directory (`XDG_STATE_HOME` etc.): only an absolute value counts, as the

@@ -108,6 +108,15 @@ import Testing
         #expect(object["path"] as? String == URL(fileURLWithPath: home).resolvingSymlinksInPath().path)
     }
 
+    /// A uid /etc/passwd does not know, with HOME unset: a clear error, not a crash (the
+    /// static client must not load NSS modules).
+    @Test(Prerequisite.root, Prerequisite.enabled(Prerequisite.hasCommand("setpriv"), "needs setpriv (util-linux)"))
+    func anUnknownUserWithoutHomeIsAClearError() throws {
+        let result = try CommandRunner.run("/usr/bin/setpriv", ["--reuid=54321", "--regid=54321", "--clear-groups",
+                                                                CommandRunner.usedspace, "status"], environment: ["PATH": "/usr/bin:/bin"])
+        Self.expectOneLineError(result, status: 1, mentioning: "HOME is not set")
+    }
+
     @Test func aHomeThatDoesNotExistIsAClearError() throws {
         Self.expectOneLineError(try Self.usedspace("status", environment: ["HOME": "/no/such/home"]), status: 1, mentioning: "/no/such/home")
     }

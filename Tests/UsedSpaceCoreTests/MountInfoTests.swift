@@ -83,3 +83,22 @@ import Testing
         #expect(Timestamp(rfc3339: text) == nil)
     }
 }
+
+@Suite struct PasswordFileTests {
+    static let passwd = """
+    root:x:0:0:root:/root:/bin/bash
+    # a comment:x:5:5::/nowhere:/bin/false
+    broken line
+    alice:x:1000:1000:Alice,,,:/home/alice:/bin/zsh
+    nohome:x:1001:1001:::/bin/sh
+    alice2:x:1000:1000::/home/second:/bin/sh
+    """
+
+    @Test func findsTheFirstEntryOfAUid() {
+        #expect(PasswordFile.homeDirectory(of: 0, in: Self.passwd) == "/root")
+        #expect(PasswordFile.homeDirectory(of: 1000, in: Self.passwd) == "/home/alice")
+        #expect(PasswordFile.homeDirectory(of: 1001, in: Self.passwd) == nil)
+        #expect(PasswordFile.homeDirectory(of: 5, in: Self.passwd) == nil)
+        #expect(PasswordFile.homeDirectory(of: 4242, in: Self.passwd) == nil)
+    }
+}
