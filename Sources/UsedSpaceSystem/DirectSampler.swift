@@ -18,7 +18,7 @@ public enum DirectSampler {
         }
         let entries: [MountEntry]
         do {
-            entries = MountInfoParser.parse(try FileContents.readText(mountTable))
+            entries = MountInfoParser.parse(bytes: try FileContents.read(mountTable))
         } catch {
             let failure = SampleError.system(call: "read", path: mountTable, message: error.description)
             return .failed(failure, path: canonicalPath, mountPoint: nil, fileSystemType: nil, at: time)

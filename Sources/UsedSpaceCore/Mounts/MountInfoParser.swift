@@ -4,41 +4,67 @@
 ///
 /// Lines that do not have this shape are skipped rather than failing the whole table: the
 /// kernel adds optional fields over time and one odd line must not hide every mount.
+/// It works on bytes: this runs at every one-shot `status`, and splitting Swift Strings by
+/// Character was most of the client's start-up (docs/PERFORMANCE.md).
 public enum MountInfoParser {
     public static func parse(_ text: String) -> [MountEntry] {
+        parse(bytes: Array(text.utf8))
+    }
+
+    public static func parse(bytes: [UInt8]) -> [MountEntry] {
         var entries: [MountEntry] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
             if let entry = parseLine(line) { entries.append(entry) }
         }
         return entries
     }
 
     public static func parseLine(_ line: Substring) -> MountEntry? {
-        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        parseLine(Array(line.utf8)[...])
+    }
+
+    static func parseLine(_ line: ArraySlice<UInt8>) -> MountEntry? {
+        let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
         // Optional fields (zero or more) sit between the options and the "-" separator.
         guard fields.count >= 9,
-              let separator = fields[6...].firstIndex(of: "-"), separator + 2 < fields.count,
-              let mountID = Int(fields[0]), let parentID = Int(fields[1])
+              let separator = fields[6...].firstIndex(where: { $0.count == 1 && $0.first == UInt8(ascii: "-") }),
+              separator + 2 < fields.count,
+              let mountID = number(fields[0]), let parentID = number(fields[1])
         else { return nil }
-        let device = fields[2].split(separator: ":", omittingEmptySubsequences: false)
-        guard device.count == 2, let major = UInt32(device[0]), let minor = UInt32(device[1]) else { return nil }
+        let device = fields[2].split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        guard device.count == 2, let major = number(device[0]), let minor = number(device[1]),
+              major <= UInt32.max, minor <= UInt32.max
+        else { return nil }
         return MountEntry(
-            mountID: mountID, parentID: parentID, deviceMajor: major, deviceMinor: minor,
+            mountID: Int(mountID), parentID: Int(parentID), deviceMajor: UInt32(major), deviceMinor: UInt32(minor),
             root: unescape(fields[3]), mountPoint: unescape(fields[4]),
             fileSystemType: unescape(fields[separator + 1]), source: unescape(fields[separator + 2])
         )
     }
 
+    private static func number(_ digits: ArraySlice<UInt8>) -> UInt64? {
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        var value: UInt64 = 0
+        for digit in digits {
+            guard digit >= UInt8(ascii: "0") && digit <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + UInt64(digit - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
     /// Undoes the kernel's octal escapes (`\040` space, `\011` tab, `\012` newline,
     /// `\134` backslash). Anything else is kept as it is.
     public static func unescape(_ field: Substring) -> String {
-        let bytes = Array(field.utf8)
-        guard bytes.contains(UInt8(ascii: "\\")) else { return String(field) }
+        unescape(Array(field.utf8)[...])
+    }
+
+    static func unescape(_ bytes: ArraySlice<UInt8>) -> String {
+        guard bytes.contains(UInt8(ascii: "\\")) else { return String(decoding: bytes, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "\\"), index + 3 < bytes.count,
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "\\"), index + 3 < bytes.endIndex,
                let value = octal(bytes[(index + 1)...(index + 3)]) {
                 out.append(value)
                 index += 4
