@@ -8,7 +8,7 @@ import Foundation
 final class SystemdUserManager {
     let directory: String
     let environment: [String: String]
-    private let manager: Process
+    private let manager: SpawnedProcess
     var runtimeDirectory: String { directory + "/runtime" }
     var configDirectory: String { directory + "/config" }
     var stateDirectory: String { directory + "/state" }
@@ -39,25 +39,15 @@ final class SystemdUserManager {
         environment["XDG_DATA_HOME"] = scratch + "/data"
         self.environment = environment
         try SharedSystemdPieces.acquire()
-        manager = Process()
-        manager.executableURL = URL(fileURLWithPath: "/usr/lib/systemd/systemd")
-        manager.arguments = ["--user"]
-        manager.environment = environment
-        let log = FileHandle(forWritingAtPath: scratch + "/manager.log") ?? {
-            FileManager.default.createFile(atPath: scratch + "/manager.log", contents: nil)
-            return FileHandle(forWritingAtPath: scratch + "/manager.log")!
-        }()
-        manager.standardOutput = log
-        manager.standardError = log
         do {
-            try manager.run()
+            manager = try SpawnedProcess("/usr/lib/systemd/systemd", ["--user"], environment: environment, logFile: scratch + "/manager.log")
         } catch {
             SharedSystemdPieces.release()
             throw error
         }
         let ready = waitUntil(seconds: 15) { FileManager.default.fileExists(atPath: scratch + "/runtime/systemd/private") }
         guard ready else {
-            manager.terminate()
+            manager.stop()
             SharedSystemdPieces.release()
             let log = (try? String(contentsOfFile: scratch + "/manager.log", encoding: .utf8)) ?? ""
             throw HarnessFailure("systemd --user did not start: \(log)")
@@ -66,11 +56,7 @@ final class SystemdUserManager {
 
     deinit {
         _ = try? systemctl("exit")
-        if !waitUntil(seconds: 10, { !self.manager.isRunning }) {
-            manager.terminate()
-            _ = waitUntil(seconds: 5) { !self.manager.isRunning }
-            if manager.isRunning { kill(manager.processIdentifier, SIGKILL) }
-        }
+        if !waitUntil(seconds: 10, { !self.manager.isRunning }) { manager.stop() }
         SharedSystemdPieces.release()
         try? FileManager.default.removeItem(atPath: directory)
     }
@@ -127,7 +113,7 @@ final class SystemdUserManager {
 /// /run/systemd/system and journald are machine-wide: the first manager creates or starts
 /// them when missing, the last one removes or stops what was created.
 enum SharedSystemdPieces {
-    private static let state = Locked((users: 0, createdBooted: false, journald: Process?.none))
+    private static let state = Locked((users: 0, createdBooted: false, journald: SpawnedProcess?.none))
 
     static func acquire() throws {
         try state.update { state in
@@ -141,12 +127,7 @@ enum SharedSystemdPieces {
             if !running {
                 try FileManager.default.createDirectory(atPath: "/run/systemd/journal", withIntermediateDirectories: true)
                 for socket in ["socket", "stdout", "dev-log"] { try? FileManager.default.removeItem(atPath: "/run/systemd/journal/" + socket) }
-                let journald = Process()
-                journald.executableURL = URL(fileURLWithPath: "/usr/lib/systemd/systemd-journald")
-                journald.standardOutput = FileHandle.nullDevice
-                journald.standardError = FileHandle.nullDevice
-                try journald.run()
-                state.journald = journald
+                state.journald = try SpawnedProcess("/usr/lib/systemd/systemd-journald", [], environment: [:], logFile: "/dev/null")
                 _ = waitUntil(seconds: 10) { FileManager.default.fileExists(atPath: "/run/systemd/journal/stdout") }
             }
         }
@@ -156,11 +137,8 @@ enum SharedSystemdPieces {
         state.update { state in
             state.users -= 1
             guard state.users == 0 else { return }
-            if let journald = state.journald {
-                journald.terminate()
-                journald.waitUntilExit()
-                state.journald = nil
-            }
+            state.journald?.stop()
+            state.journald = nil
             if state.createdBooted {
                 try? FileManager.default.removeItem(atPath: "/run/systemd/system")
                 state.createdBooted = false

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+/// usedspaced as a real systemd user service: socket activation, Type=notify with STATUS,
+/// the watchdog, reload, a clean stop, and structured journal entries.
+@Suite(.serialized, Prerequisite.enabled(SystemdUserManager.available, "needs root and systemd (a user manager and journald)"))
+struct DaemonServiceTests {
+    @Test func socketActivationStartsTheDaemonOnTheFirstQuery() throws {
+        let manager = try SystemdUserManager()
+        try manager.installUnits()
+        #expect(try manager.systemctl("start", "usedspace.socket").status == 0)
+        #expect(try manager.property("usedspace.service", "ActiveState") == "inactive")
+        #expect(FileManager.default.fileExists(atPath: manager.socketPath))
+
+        let result = try manager.usedspace("status", "--format", "json")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("\"source\":\"daemon\""), "\(result.stdout) \(result.stderr)")
+        #expect(try manager.property("usedspace.service", "ActiveState") == "active")
+        #expect(try manager.property("usedspace.service", "SubState") == "running")
+    }
+
+    @Test func readyAndStatusAreVisibleToSystemctl() throws {
+        let manager = try SystemdUserManager()
+        try manager.installUnits()
+        let start = try manager.systemctl("start", "usedspace.service")
+        #expect(start.status == 0, "\(start.stderr)")
+        // Type=notify: `start` returns only after READY=1, and by then STATUS= is set.
+        let status = try manager.property("usedspace.service", "StatusText")
+        #expect(status.wholeMatch(of: /\d+\.\d% used of \/.* \(seq \d+\)/) != nil, "\(status)")
+        #expect(try manager.property("usedspace.service", "WatchdogUSec") == "30s")
+        let pid = try manager.property("usedspace.service", "MainPID")
+        #expect(Int(pid) ?? 0 > 0)
+    }
+
+    @Test(Prerequisite.root) func publishesARealChangeAndNotASubThresholdOne() throws {
+        let scratch = try ScratchDirectory("svc-tmpfs")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
+        let manager = try SystemdUserManager()
+        try manager.writeConfig("[daemon]\npath = \(mount)\ninterval = 100ms\n")
+        try manager.installUnits()
+        #expect(try manager.systemctl("start", "usedspace.service").status == 0)
+        let client = try ProtocolClient(path: manager.socketPath)
+        let first = try client.request("subscribe format=json")
+        let seq = try #require(first.json?["seq"] as? Int)
+        #expect(first.json?["mountpoint"] as? String == mount)
+
+        try Data(count: 2 << 20).write(to: URL(fileURLWithPath: mount + "/data"))
+        let update = try #require(try client.readFrame(timeout: 5))
+        #expect(update.header == "update 1")
+        #expect(update.json?["seq"] as? Int == seq + 1)
+
+        try Data(count: 4096).write(to: URL(fileURLWithPath: mount + "/page"))
+        #expect(throws: HarnessFailure.self) { try client.readFrame(timeout: 2) }
+        #expect(try manager.property("usedspace.service", "StatusText").contains("(seq \(seq + 1))"))
+    }
+
+    /// The snapshot of the last run is served at once, marked stale, even while the
+    /// filesystem does not answer: a FUSE mount whose statfs hangs.
+    @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, fuse3 and python3-fusepy"))
+    func thePersistedSnapshotIsServedAtOnceAfterARestart() throws {
+        let hanging = try HangingMount()
+        let manager = try SystemdUserManager()
+        try manager.writeConfig("[daemon]\npath = \(hanging.mountPoint)\ninterval = 200ms\nsample-timeout = 3s\n")
+        try manager.installUnits()
+        #expect(try manager.systemctl("start", "usedspace.socket").status == 0)
+        let before = try #require(try ProtocolClient(path: manager.socketPath).request("status json").json)
+        #expect(before["state"] as? String == "fresh")
+        #expect(before["used_bytes"] as? Int == 600 * 4096)
+        #expect(try manager.systemctl("stop", "usedspace.service").status == 0)
+
+        hanging.hang()
+        let started = Date()
+        let client = try ProtocolClient(path: manager.socketPath)
+        let restored = try #require(try client.request("status json", timeout: 10).json)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(restored["state"] as? String == "stale")
+        #expect(restored["seq"] as? Int == before["seq"] as? Int)
+        #expect(restored["used_bytes"] as? Int == 600 * 4096)
+        #expect(elapsed < 1.5, "answered after \(elapsed) s; the sample timeout is 3 s")
+
+        // When the mount answers again, a fresh snapshot follows.
+        try hanging.report(blocks: 1000, free: 100, available: 50)
+        hanging.release()
+        #expect(waitUntil(seconds: 10) {
+            let json = try? ProtocolClient(path: manager.socketPath).request("status json").json
+            return json?["state"] as? String == "fresh" && json?["used_bytes"] as? Int == 900 * 4096
+        })
+    }
+
+    @Test func theWatchdogRestartsADaemonThatStopsAnswering() throws {
+        let manager = try SystemdUserManager()
+        try manager.installUnits(serviceDropIn: "WatchdogSec=2s\nTimeoutAbortSec=2s")
+        #expect(try manager.systemctl("start", "usedspace.service").status == 0)
+        let pid = try #require(Int32(try manager.property("usedspace.service", "MainPID")))
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+        let restarted = waitUntil(seconds: 20) {
+            let newPID = Int32((try? manager.property("usedspace.service", "MainPID")) ?? "") ?? 0
+            return newPID != 0 && newPID != pid && (try? manager.property("usedspace.service", "ActiveState")) == "active"
+        }
+        #expect(restarted)
+        #expect(try manager.property("usedspace.service", "NRestarts") == "1")
+        let status = try manager.usedspace("status", "--format", "json")
+        #expect(status.stdout.contains("\"source\":\"daemon\""))
+    }
+
+    @Test func stopsCleanly() throws {
+        let manager = try SystemdUserManager()
+        try manager.installUnits()
+        let since = Date()
+        #expect(try manager.systemctl("start", "usedspace.service").status == 0)
+        let pid = try manager.property("usedspace.service", "MainPID")
+        #expect(try manager.systemctl("stop", "usedspace.service").status == 0)
+        #expect(try manager.property("usedspace.service", "ActiveState") == "inactive")
+        #expect(try manager.property("usedspace.service", "Result") == "success")
+        #expect(try manager.property("usedspace.service", "ExecMainStatus") == "0")
+        #expect(waitUntil(seconds: 5) { (try? manager.journal(since: since, pid: pid))?.contains { $0["MESSAGE"] as? String == "stopping" } == true })
+    }
+
+    @Test func logsStructuredEntriesToTheJournal() throws {
+        let manager = try SystemdUserManager()
+        try manager.installUnits()
+        let since = Date()
+        #expect(try manager.systemctl("start", "usedspace.service").status == 0)
+        let pid = try manager.property("usedspace.service", "MainPID")
+        let home = URL(fileURLWithPath: NSHomeDirectory()).resolvingSymlinksInPath().path
+        var published: [String: Any]?
+        waitUntil(seconds: 5) {
+            published = (try? manager.journal(since: since, pid: pid))?.first { $0["MESSAGE"] as? String == "published a snapshot" }
+            return published != nil
+        }
+        let entry = try #require(published)
+        #expect(entry["USEDSPACE_PATH"] as? String == home)
+        #expect(Double(entry["USEDSPACE_RATE"] as? String ?? "") != nil)
+        #expect(entry["USEDSPACE_SEQ"] as? String != nil)
+        #expect(entry["PRIORITY"] as? String == "6")
+        #expect(entry["SYSLOG_IDENTIFIER"] as? String == "usedspaced")
+        #expect(entry["_SYSTEMD_UNIT"] as? String == "usedspace.service" || entry["_SYSTEMD_USER_UNIT"] as? String == "usedspace.service")
+    }
+
+    @Test func reloadAppliesTheConfigurationAndKeepsTheOldOneWhenItIsBroken() throws {
+        let scratch = try ScratchDirectory("svc-reload")
+        let manager = try SystemdUserManager()
+        try manager.installUnits()
+        #expect(try manager.systemctl("start", "usedspace.service").status == 0)
+        let pid = try manager.property("usedspace.service", "MainPID")
+        let since = Date()
+
+        try manager.writeConfig("[daemon]\npath = \(scratch.path)\ninterval = 1s\n")
+        #expect(try manager.systemctl("reload", "usedspace.service").status == 0)
+        #expect(waitUntil(seconds: 5) {
+            (try? ProtocolClient(path: manager.socketPath).request("status json").json)?["path"] as? String == scratch.path
+        })
+        try manager.writeConfig("[daemon]\ninterval = 1 fortnight\n")
+        #expect(try manager.systemctl("reload", "usedspace.service").status == 0)
+        #expect(try manager.property("usedspace.service", "MainPID") == pid)
+        #expect(try manager.property("usedspace.service", "ActiveState") == "active")
+        let entries = try manager.journal(since: since, pid: pid)
+        #expect(entries.contains { $0["MESSAGE"] as? String == "configuration reloaded" })
+        let refused = entries.first { $0["MESSAGE"] as? String == "configuration not reloaded; keeping the previous one" }
+        #expect((refused?["USEDSPACE_REASON"] as? String)?.contains("line 2") == true)
+        // Still the reloaded (good) configuration.
+        #expect((try ProtocolClient(path: manager.socketPath).request("status json").json)?["path"] as? String == scratch.path)
+    }
+}
