@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Start-up of `usedspace status` in direct mode (no daemon answers), against `df -h ~`.
+#
+# What it measures: wall time of the one-shot client, `usedspace status`, `status --details`
+# and `status --format json`, as ratios against `df -h $HOME` measured in the same hyperfine
+# run. It builds the release client as shipped (default linking, -static-executable) into
+# .build-bench-static, then runs BENCH_ROUNDS rounds; each round is one `hyperfine -N` run of
+# all four commands (20 warm-up + 200 timed runs each), in alternating order, and gives one
+# ratio mean(usedspace)/mean(df) per command. It prints every round's ratios, then the median,
+# min and max ratio and the absolute means. The target (docs/PERFORMANCE.md) is a median
+# ratio of at most 1.5 for `usedspace status`.
+#
+# The client is pointed at an empty temporary XDG_RUNTIME_DIR and a USEDSPACE_SOCKET there that
+# nothing listens on, so it never reaches a daemon and samples in-process.
+#
+# Run:   bench/startup.sh                      (about 10 s on 2 cores once built)
+#        BENCH_QUICK=1 bench/startup.sh        (smoke run: 3 short rounds)
+#        BENCH_ROUNDS=30 bench/startup.sh      (more rounds on a noisy machine)
+#        USEDSPACE_BIN=path/to/usedspace bench/startup.sh   (measure that binary, no build)
+#        BENCH_CLIENT_SOURCE=dir bench/startup.sh  (build the client from that copy of the
+#                                                   package, e.g. a `git archive` of a commit)
+# Needs: swift (6.1 or later), python3, hyperfine (apt-get install hyperfine).
+# Writes: the hyperfine JSON of every round and summary.md into BENCH_OUT (default: a new
+# directory under /tmp, printed at the end).
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/lib/rounds.sh
+source "$repo/bench/lib/rounds.sh"
+bench_require hyperfine python3
+
+if [[ -n ${USEDSPACE_BIN:-} ]]; then
+    client=$USEDSPACE_BIN
+else
+    bench_require swift
+    source_dir=${BENCH_CLIENT_SOURCE:-$repo}
+    echo "# building the release client (default linking) into $source_dir/.build-bench-static"
+    (cd "$source_dir" && env -u USEDSPACE_CLIENT_LINKING \
+        swift build -c release --product usedspace --scratch-path .build-bench-static >/dev/null) || {
+        echo "error: the release build failed; run: swift build -c release --product usedspace --scratch-path .build-bench-static" >&2
+        exit 1
+    }
+    client=$source_dir/.build-bench-static/release/usedspace
+fi
+[[ -x $client ]] || { echo "error: no client at $client" >&2; exit 1; }
+
+out=${BENCH_OUT:-$(mktemp -d /tmp/usedspace-bench-startup.XXXXXX)}
+bench_direct_mode
+trap 'rm -rf "$BENCH_RUNTIME_DIR"' EXIT
+
+# Make sure this really is direct mode before timing it.
+if ! "$client" status --format json | grep -q '"source":"direct"'; then
+    echo "error: '$client status --format json' did not report \"source\":\"direct\"" >&2
+    exit 1
+fi
+
+q_client=$(printf '%q' "$client")
+q_home=$(printf '%q' "$HOME")
+echo "# client: $client ($(stat -c %s "$client") bytes); HOME=$HOME; $(nproc) cores"
+bench_rounds "$out" \
+    "df -h ~" "df -h $q_home" \
+    "usedspace status" "$q_client status" \
+    "usedspace status --details" "$q_client status --details" \
+    "usedspace status --format json" "$q_client status --format json"
+echo
+echo "# results: $out"
