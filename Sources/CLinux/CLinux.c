@@ -16,3 +16,50 @@ int clinux_peer_credentials(int fd, int *pid, unsigned int *uid, unsigned int *g
     *gid = credentials.gid;
     return 0;
 }
+
+#include <fcntl.h>
+#include <signal.h>
+#include <errno.h>
+#include <spawn.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+int clinux_signalfd(const int *signals, int count) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int i = 0; i < count; i++) sigaddset(&set, signals[i]);
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int clinux_signalfd_read(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t n = read(fd, &info, sizeof info);
+    if (n == (ssize_t)sizeof info) return (int)info.ssi_signo;
+    return n < 0 ? -1 : 0;
+}
+
+int clinux_spawn_detached_shell(const char *command, char *const environment[]) {
+    posix_spawnattr_t attributes;
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_init(&attributes);
+    posix_spawn_file_actions_init(&actions);
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setsigdefault(&attributes, &all);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    char *const argv[] = {"/bin/sh", "-c", (char *)command, 0};
+    pid_t pid = -1;
+    int result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environment);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    if (result != 0) {
+        errno = result;
+        return -1;
+    }
+    return pid;
+}

@@ -24,8 +24,13 @@ enum StatusCommand {
         switch options.format {
         case .json:
             StandardStreams.write(JSONRenderer.render(snapshot) + "\n")
-        default:
+        case .text:
             if snapshot.stats != nil { StandardStreams.write(TextRenderer.render(snapshot, details: options.details)) }
+        case .i3bar, .i3blocks, .polybar, .waybar:
+            let (configuration, problem) = ClientConfiguration.load(explicitPath: nil)
+            if let problem { StandardStreams.error("usedspace: \(problem)") }
+            let lines = SnapshotView.lines(snapshot, format: .rendered(options.format), details: options.details, options: configuration.bar)
+            StandardStreams.write(lines.map { $0 + "\n" }.joined())
         }
         if snapshot.state == .failed {
             StandardStreams.error("usedspace: \(snapshot.error ?? "the sample failed")")

@@ -18,7 +18,8 @@ struct StatusOptions: Equatable {
         Options:
           -p, --path PATH      measure the filesystem that holds PATH (any file or directory)
           -d, --details        also print Used, Free (available to you) and Total
-          -f, --format FORMAT  text (default) or json (one object per line)
+          -f, --format FORMAT  text (default), json (one object per line), or one update of a
+                               status bar's format: i3bar, i3blocks, polybar, waybar
               --no-daemon      sample in this process even when the daemon runs
           -h, --help           show this help
 
@@ -65,5 +66,5 @@ struct StatusOptions: Equatable {
         return options
     }
 
-    static let formats: [OutputFormat] = [.text, .json]
+    static let formats: [OutputFormat] = OutputFormat.allCases
 }

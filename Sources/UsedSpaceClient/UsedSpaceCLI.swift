@@ -13,7 +13,9 @@ public enum UsedSpaceCLI {
 
         Commands:
           status   print the used percentage (and --details) once, then exit
-          help     show this help, or a command's help: usedspace help status
+          watch    print it again every time it changes: for status bars (i3bar, i3blocks,
+                   polybar, waybar) and scripts
+          help     show this help, or a command's help: usedspace help watch
 
         Options:
           -h, --help     show this help
@@ -43,10 +45,15 @@ public enum UsedSpaceCLI {
             let options = try StatusOptions.parse(rest)
             if options.showHelp { return printHelp(StatusOptions.help) }
             return StatusCommand.run(options)
+        case "watch":
+            let options = try WatchOptions.parse(rest)
+            if options.showHelp { return printHelp(WatchOptions.help) }
+            return WatchCommand.run(options)
         case "help", "-h", "--help":
             switch rest.first {
             case nil: return printHelp(help)
             case "status": return printHelp(StatusOptions.help)
+            case "watch": return printHelp(WatchOptions.help)
             case let other?: throw .unknownCommand(other)
             }
         case "-V", "--version":

@@ -11,3 +11,14 @@ int clinux_eventfd(unsigned int initial, int flags);
 
 /// The peer's credentials of a connected Unix socket (SO_PEERCRED): 0, or -1 with errno set.
 int clinux_peer_credentials(int fd, int *pid, unsigned int *uid, unsigned int *gid);
+
+/// A signalfd(2) for the given signals (which the caller blocks), non-blocking, close-on-exec.
+int clinux_signalfd(const int *signals, int count);
+
+/// Reads one pending signal from a signalfd: its number, 0 when none is pending, -1 on error.
+int clinux_signalfd_read(int fd);
+
+/// Starts `/bin/sh -c command` in a new session with default signal handling and an empty
+/// signal mask, stdin/stdout/stderr on /dev/null, and the given environment; returns its
+/// pid, or -1 with errno set.
+int clinux_spawn_detached_shell(const char *command, char *const environment[]);

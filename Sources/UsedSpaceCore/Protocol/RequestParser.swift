@@ -45,14 +45,14 @@ public enum RequestParser {
             case ("details", nil):
                 view.details = true
             case ("format", let name?):
-                guard let format = WireFormat(name: name), SnapshotView.supports(format) else { return .failure(badFormat(name)) }
+                guard let format = WireFormat(name: name) else { return .failure(badFormat(name)) }
                 view.format = format
             case ("path", let encoded?):
                 guard let path = PercentEncoding.decode(encoded), path.hasPrefix("/"), !path.contains("\0") else {
                     return .failure(RequestError(code: "bad-argument", message: "path= needs an absolute, percent-encoded path"))
                 }
                 view.path = path
-            case (let name, nil) where WireFormat(name: name).map(SnapshotView.supports) == true:
+            case (let name, nil) where WireFormat(name: name) != nil:
                 view.format = WireFormat(name: name)!
             default:
                 return .failure(RequestError(code: "bad-argument", message: "unknown argument '\(printable(argument))'; see 'help'"))
@@ -62,7 +62,7 @@ public enum RequestParser {
     }
 
     private static func badFormat(_ name: String) -> RequestError {
-        RequestError(code: "bad-argument", message: "unknown format '\(printable(name))'; the formats are text, json, snapshot")
+        RequestError(code: "bad-argument", message: "unknown format '\(printable(name))'; the formats are \(OutputFormat.names), snapshot")
     }
 
     /// Echoes a piece of a request in an error without letting it run on or inject controls.

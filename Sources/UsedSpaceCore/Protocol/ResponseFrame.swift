@@ -20,7 +20,7 @@ public enum ResponseFrame {
         return "\(word) \(body.count)\n" + body.map { $0 + "\n" }.joined()
     }
 
-    public enum Header: Equatable {
+    public enum Header: Equatable, Sendable {
         case ok(lines: Int)
         case update(lines: Int)
         case error(code: String, message: String)

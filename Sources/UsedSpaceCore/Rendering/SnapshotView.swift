@@ -1,23 +1,32 @@
 /// Renders a snapshot as a view request asks: the lines of one answer or one update.
 public enum SnapshotView {
-    /// The formats a one-shot answer can take.
-    public static func supports(_ format: WireFormat) -> Bool {
-        switch format {
-        case .snapshot, .rendered(.text), .rendered(.json): return true
-        default: return false
-        }
-    }
-
-    public static func lines(_ snapshot: Snapshot, format: WireFormat, details: Bool) -> [String] {
+    /// Every format can be asked for once; the bar formats use `options` (the daemon, which
+    /// has no bar configuration of its own, uses the defaults).
+    public static func lines(_ snapshot: Snapshot, format: WireFormat, details: Bool, options: BarOptions = BarOptions()) -> [String] {
         switch format {
         case .snapshot:
             return [SnapshotCodec.encode(snapshot)]
         case .rendered(.json):
             return [JSONRenderer.render(snapshot)]
-        case .rendered:
+        case .rendered(.text):
             var lines = [TextRenderer.statusLine(snapshot)]
             if details { lines += TextRenderer.detailLines(snapshot) }
             return lines
+        case .rendered(let barFormat):
+            let severity = options.severity.severity(of: snapshot.stats, previous: .normal)
+            let block = BarBlock(snapshot, options: options, severity: severity, expanded: details)
+            return [barLine(block, format: barFormat)]
+        }
+    }
+
+    /// One update of a bar format (for i3bar, a status line without the protocol's framing).
+    public static func barLine(_ block: BarBlock, format: OutputFormat) -> String {
+        switch format {
+        case .i3bar: return I3barRenderer.statusLine([block])
+        case .i3blocks: return I3blocksRenderer.line(block)
+        case .polybar: return PolybarRenderer.line(block)
+        case .waybar: return WaybarRenderer.line(block)
+        case .text, .json: return block.fullText
         }
     }
 }

@@ -15,7 +15,7 @@ struct ConfigurationLoader {
         if !paths.configFile.isEmpty {
             do {
                 let text = try FileContents.readText(paths.configFile, limit: ConfigFile.maximumSize)
-                try settings.apply(ConfigFile.parse(text))
+                settings = try Configuration.parse(text).daemon
             } catch let error as FileReadError {
                 if case .system(let system) = error, system.isNotFound, !paths.configIsExplicit {
                     // No configuration file is the normal case: defaults and options.

@@ -1,0 +1,22 @@
+import UsedSpaceCore
+import UsedSpaceSystem
+
+enum WatchCommand {
+    static func run(_ options: WatchOptions) -> Int32 {
+        guard let path = options.path ?? ProcessEnvironment.homeDirectory else {
+            StandardStreams.error("usedspace: HOME is not set and /etc/passwd has no home directory for you; use --path PATH")
+            return ExitStatus.failure
+        }
+        let (configuration, problem) = ClientConfiguration.load(explicitPath: options.configPath)
+        if let problem { StandardStreams.error("usedspace: \(problem)") }
+        let bar = options.barOptions(base: configuration.bar)
+        // The daemon knows its paths by their canonical form.
+        let requested = options.path == nil ? nil : try? PathResolver.canonical(path)
+        do {
+            return try Watcher(options: options, bar: bar, path: path, requestedPath: requested ?? (options.path == nil ? nil : path)).run()
+        } catch {
+            StandardStreams.error("usedspace: cannot watch: \(error)")
+            return ExitStatus.failure
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/// What a status bar shows for one snapshot, before it is written in a bar's format.
+public struct BarBlock: Equatable, Sendable {
+    public var fullText: String
+    public var shortText: String
+    /// The details (Used, Free, Total), one per line: a tooltip, or the expanded text.
+    public var details: [String]
+    public var severity: Severity
+    public var color: String?
+    public var urgent: Bool
+    /// Hidden while nothing is noteworthy (`hideBelow`).
+    public var hidden: Bool
+    /// The integer used percent as df shows it, for bars that draw their own gauge.
+    public var percentage: Int?
+    public var stale: Bool
+    public var failed: Bool
+    /// Identifies the block in click events (i3bar `instance`): the watched path.
+    public var instance: String
+
+    /// `expanded` is the widget's tap-to-expand: the details join the bar's text.
+    public init(_ snapshot: Snapshot, options: BarOptions, severity: Severity, expanded: Bool) {
+        let label = ControlCharacters.replaced(in: options.label)
+        instance = snapshot.path
+        self.severity = severity
+        failed = snapshot.state == .failed || snapshot.stats == nil
+        stale = snapshot.state == .stale
+        percentage = snapshot.stats?.usedPercent
+        if let stats = snapshot.stats, let fraction = stats.usedFraction {
+            let percent = PercentText.oneDecimal(fraction, padded: false) + "%"
+            let bar = options.barWidth > 0 ? ProgressBar.render(fraction, width: options.barWidth) + " " : ""
+            let mark = stale ? " (stale)" : ""
+            details = [
+                "Used: " + ByteCountFormat.file(stats.usedBytes),
+                "Free: " + ByteCountFormat.file(stats.freeBytes),
+                "Total: " + ByteCountFormat.file(stats.totalBytes),
+            ]
+            fullText = label + bar + percent + mark
+            if expanded { fullText += "  " + details.joined(separator: " · ") }
+            shortText = label + percent + (stale ? "?" : "")
+            // A warning, or numbers in doubt, are always noteworthy.
+            hidden = (options.hideBelow.map { Self.isBelow(fraction, $0) } ?? false) && severity == .normal && !stale
+        } else {
+            let reason = ControlCharacters.replaced(in: snapshot.error ?? "no numbers")
+            details = [reason]
+            fullText = label + "disk: failed" + (expanded ? " (" + reason + ")" : "")
+            shortText = label + "failed"
+            hidden = false
+        }
+        let shownSeverity: Severity = failed ? .critical : severity
+        color = options.color(for: shownSeverity)
+        urgent = shownSeverity == .critical
+    }
+
+    private static func isBelow(_ value: Fraction, _ limit: Fraction) -> Bool {
+        UInt128(value.numerator) * UInt128(limit.denominator) < UInt128(limit.numerator) * UInt128(value.denominator)
+    }
+}
