@@ -25,6 +25,7 @@ public enum UsedSpaceCLI {
         """
 
     public static func main(_ arguments: [String]) -> Int32 {
+        ProcessControl.resetSignalMask()
         StandardStreams.ignoreBrokenPipes()
         do {
             return try run(arguments.dropFirst())

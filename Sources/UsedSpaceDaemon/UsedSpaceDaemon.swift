@@ -57,6 +57,7 @@ public enum UsedSpaceDaemon {
             return ExitStatus.failure
         }
 
+        ProcessControl.resetSignalMask()
         ProcessControl.blockSignals([SIGTERM, SIGINT, SIGHUP])
         ProcessControl.ignore(SIGPIPE)
         ProcessControl.raiseOpenFileLimit(to: UInt64(DaemonSettings.clientRange.upperBound + 64))

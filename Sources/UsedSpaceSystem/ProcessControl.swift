@@ -11,6 +11,16 @@ public enum ProcessControl {
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
+    /// Unblocks every signal and restores default dispositions except for ignored ones we
+    /// set later. A program is started with its parent's signal mask, and some parents
+    /// (thread pools, some status bars and supervisors) have most signals blocked: then
+    /// SIGTERM would not stop us.
+    public static func resetSignalMask() {
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
+    }
+
     public static func ignore(_ signal: Int32) {
         Glibc.signal(signal, SIG_IGN)
     }

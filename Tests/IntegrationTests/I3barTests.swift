@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+/// `usedspace watch --format i3bar` as the status command of a real i3bar, in a real i3,
+/// under Xvfb; clicks come from xdotool, as a pointer would make them.
+@Suite(.serialized, Prerequisite.enabled(I3Desktop.available, "needs Xvfb, i3, xdotool and a font (xvfb i3-wm xdotool fonts-dejavu-core)"))
+struct I3barTests {
+    @Test func aLeftClickOnTheBlockShowsTheDetailsAndARightClickRunsTheCommand() throws {
+        let marker = "/tmp/usedspace-i3bar-right-\(getpid())"
+        try? FileManager.default.removeItem(atPath: marker)
+        defer { try? FileManager.default.removeItem(atPath: marker) }
+        let desktop = try I3Desktop(statusCommand: "--warn 10% --click-right 'touch \(marker)'")
+        #expect(waitUntil(seconds: 15) { desktop.watchOutput.count >= 3 }, "no output from watch: \(desktop.i3Log)")
+        let header = desktop.watchOutput.first ?? ""
+        #expect(header == #"{"version":1,"click_events":true}"#)
+        #expect(!(desktop.watchOutput.last ?? "").contains("Used:"))
+        // i3bar has forked the status command and drawn the block by now; it is at the right end.
+        usleep(1_000_000)
+
+        try desktop.click(x: 960, button: 1)
+        #expect(waitUntil(seconds: 10) { desktop.watchOutput.last?.contains("Used: ") == true },
+                "no details after the click: \(desktop.watchOutput)")
+        let expanded = try #require(desktop.watchOutput.last)
+        #expect(expanded.hasPrefix(",[{\"name\":\"usedspace\""))
+
+        try desktop.click(x: 960, button: 3)
+        #expect(waitUntil(seconds: 10) { FileManager.default.fileExists(atPath: marker) })
+
+        let log = desktop.i3Log
+        for complaint in ["Could not parse", "status_command", "ERROR"] {
+            #expect(!log.contains(complaint), "i3 logged: \(log.split(separator: "\n").filter { $0.contains(complaint) })")
+        }
+    }
+}

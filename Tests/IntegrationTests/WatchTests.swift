@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+/// `usedspace watch` as a status bar runs it: pushed updates, fallback, reconnect, clicks.
+@Suite struct WatchTests {
+    static func environment(socket: String) -> [String: String] {
+        ["USEDSPACE_SOCKET": socket, "HOME": NSHomeDirectory(), "PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": "/nonexistent"]
+    }
+
+    /// A change on a real tmpfs reaches a running watch by push: the watch does not wake up
+    /// at all while nothing changes, and a sub-threshold change produces no output.
+    @Test(Prerequisite.root) func changesArePushedAndNothingElse() throws {
+        let scratch = try ScratchDirectory("watch-push")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
+        let daemon = try DaemonProcess(arguments: ["--path", mount, "--interval", "100ms"])
+        try daemon.waitUntilAnswering()
+        let watch = try WatchProcess(["--path", mount, "--format", "json"], environment: Self.environment(socket: daemon.socketPath))
+        let first = try #require(WatchProcess.json(try watch.waitForLine()))
+        #expect(first["source"] as? String == "daemon")
+
+        // Idle: no change, no output, and (no polling) hardly any wakeups of the watch.
+        let before = try #require(watch.contextSwitches)
+        usleep(2_000_000)
+        let after = try #require(watch.contextSwitches)
+        #expect(after - before <= 2, "the watch woke up \(after - before) times in 2 s of nothing")
+        #expect(watch.lines.count == 1)
+
+        try Data(count: 1 << 20).write(to: URL(fileURLWithPath: mount + "/big"))
+        let update = try #require(WatchProcess.json(try watch.waitForLine(after: 1, timeout: 5)))
+        #expect(update["seq"] as? Int == (first["seq"] as? Int ?? 0) + 1)
+
+        try Data(count: 4096).write(to: URL(fileURLWithPath: mount + "/page"))
+        usleep(1_500_000)
+        #expect(watch.lines.count == 2, "a 4 KiB change (0.004 %) is below the threshold")
+    }
+
+    @Test func reconnectsWhenTheDaemonRestartsShowingOnlyAStaleMark() throws {
+        let first = try DaemonProcess(arguments: ["--interval", "200ms"])
+        try first.waitUntilAnswering()
+        let watch = try WatchProcess(["--format", "json"], environment: Self.environment(socket: first.socketPath))
+        try watch.waitForLine { WatchProcess.json($0)?["source"] as? String == "daemon" }
+        #expect(first.stop() == 0)
+        let stale = try #require(WatchProcess.json(try watch.waitForLine(after: 1, timeout: 5)))
+        #expect(stale["state"] as? String == "stale")
+        #expect((stale["error"] as? String)?.contains("daemon") == true)
+        #expect(stale["used_bytes"] is Int, "the numbers are kept")
+
+        let second = try DaemonProcess(arguments: ["--interval", "200ms"], socketPath: first.socketPath, stateDirectory: first.stateDirectory)
+        try second.waitUntilAnswering()
+        let fresh = try watch.waitForLine(after: 2, timeout: 10) {
+            let json = WatchProcess.json($0)
+            return json?["source"] as? String == "daemon" && json?["state"] as? String == "fresh"
+        }
+        #expect(WatchProcess.json(fresh) != nil)
+        #expect(watch.process.isRunning)
+    }
+
+    @Test func samplesInProcessWithoutADaemonAndPicksOneUpLater() throws {
+        let directory = try ScratchDirectory("watch-nodaemon")
+        let socket = directory.subpath("usedspace.sock")
+        let watch = try WatchProcess(["--format", "json", "--interval", "200ms"], environment: Self.environment(socket: socket))
+        let direct = try #require(WatchProcess.json(try watch.waitForLine()))
+        #expect(direct["source"] as? String == "direct")
+        let daemon = try DaemonProcess(arguments: ["--interval", "200ms"], socketPath: socket)
+        try daemon.waitUntilAnswering()
+        try watch.waitForLine(after: 1, timeout: 5) { WatchProcess.json($0)?["source"] as? String == "daemon" }
+    }
+
+    @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, fuse3 and python3-fusepy"))
+    func aHungMountMakesTheBlockStaleNotFrozen() throws {
+        let hanging = try HangingMount()
+        let directory = try ScratchDirectory("watch-hang")
+        let watch = try WatchProcess(["--path", hanging.mountPoint, "--format", "i3blocks", "--interval", "200ms", "--timeout", "500ms"],
+                                     environment: Self.environment(socket: directory.subpath("none.sock")))
+        let first = try #require(WatchProcess.json(try watch.waitForLine()))
+        #expect((first["full_text"] as? String)?.hasSuffix("66.7%") == true)
+        hanging.hang()
+        let stale = try #require(WatchProcess.json(try watch.waitForLine(after: 1, timeout: 5)))
+        #expect((stale["full_text"] as? String)?.contains("(stale)") == true)
+        try hanging.report(blocks: 1000, free: 100, available: 100)
+        hanging.release()
+        let fresh = try #require(WatchProcess.json(try watch.waitForLine(after: 2, timeout: 5)))
+        #expect((fresh["full_text"] as? String)?.hasSuffix("90.0%") == true)
+    }
+
+    @Test func clicksToggleDetailsAndRunTheRightClickCommand() throws {
+        let directory = try ScratchDirectory("watch-click")
+        let marker = directory.subpath("right-clicked")
+        let watch = try WatchProcess([
+            "--format", "i3bar", "--interval", "200ms", "--click-right", "echo \"$USEDSPACE_MOUNTPOINT\" > \(quoted(marker))",
+        ], environment: Self.environment(socket: directory.subpath("none.sock")))
+        #expect(try watch.waitForLine() == #"{"version":1,"click_events":true}"#)
+        try watch.waitForLine(after: 1) { $0 == "[" }
+        let firstBlock = try watch.waitForLine(after: 2)
+        #expect(firstBlock.hasPrefix("[{\"name\":\"usedspace\""))
+        #expect(!firstBlock.contains("Used:"))
+
+        // Exactly what i3 4.22 sends, then junk that must change nothing.
+        watch.write("[\n{\"name\":\"usedspace\",\"instance\":\"\(NSHomeDirectory())\",\"button\":1,\"modifiers\":[],\"x\":1862,\"y\":9,\"relative_x\":37,\"relative_y\":9,\"output_x\":1862,\"output_y\":9,\"width\":122,\"height\":18}\n")
+        let expanded = try watch.waitForLine(after: 3)
+        #expect(expanded.hasPrefix(",[{") && expanded.contains("Used: ") && expanded.contains("Total: "))
+        watch.writeBytes(Array("garbage\n,{\"button\":\n".utf8) + [0, 0xFF, 0xFE, 10] + Array(",{\"button\":3,\"name\":\"usedspace\"}\n".utf8))
+        #expect(waitUntil(seconds: 5) { FileManager.default.fileExists(atPath: marker) })
+        #expect((try? String(contentsOfFile: marker, encoding: .utf8))?.hasPrefix("/") == true)
+        watch.write(",{\"name\":\"usedspace\",\"button\":1}\n")
+        let collapsedAgain = try watch.waitForLine(after: 4)
+        #expect(!collapsedAgain.contains("Used:"))
+        #expect(watch.process.isRunning)
+    }
+
+    @Test func usr1TogglesTheDetailsForBarsWithoutClickEvents() throws {
+        let directory = try ScratchDirectory("watch-usr1")
+        let watch = try WatchProcess(["--format", "polybar", "--interval", "200ms"], environment: Self.environment(socket: directory.subpath("none.sock")))
+        let first = try watch.waitForLine()
+        #expect(!first.contains("Used:"))
+        watch.signal(SIGUSR1)
+        #expect(try watch.waitForLine(after: 1).contains("Used: "))
+        watch.signal(SIGUSR1)
+        #expect(!(try watch.waitForLine(after: 2)).contains("Used: "))
+    }
+
+    @Test func aBrokenConfigurationIsReportedAndTheDefaultsAreUsed() throws {
+        let directory = try ScratchDirectory("watch-config")
+        try "[bar]\nwarn = lots\n".write(toFile: directory.subpath("config"), atomically: true, encoding: .utf8)
+        let watch = try WatchProcess(["--format", "i3blocks", "--config", directory.subpath("config")],
+                                     environment: Self.environment(socket: directory.subpath("none.sock")))
+        try watch.waitForLine()
+        #expect(watch.stderrText.value.contains("line 2: warn: 'lots'"))
+    }
+
+    @Test(arguments: [
+        (["--warn", "lots"], "invalid value 'lots' for '--warn'"),
+        (["--format", "dzen"], "invalid value 'dzen' for '--format'"),
+        (["--interval", "0"], "invalid value '0' for '--interval'"),
+        (["--hide-below", "x%"], "hide-below: 'x%' is not a percentage"),
+        (["--bar-width", "-1"], "invalid value '-1' for '--bar-width'"),
+        (["--colour", "red"], "unknown option '--colour' for 'usedspace watch'"),
+    ])
+    func badOptionsExitTwo(_ arguments: [String], _ message: String) throws {
+        let result = try CommandRunner.run(CommandRunner.usedspace, ["watch"] + arguments)
+        #expect(result.status == 2)
+        #expect(result.stderrLines.count == 1 && result.stderr.contains(message), "\(result.stderr)")
+    }
+}
