@@ -379,7 +379,7 @@ final class Manager: ClientConnectionDelegate {
         "hello                      protocol and daemon version",
         "ping                       answers pong",
         "status [FORMAT] [details] [path=PATH]",
-        "                           the current snapshot; FORMAT: format=text (default), json, snapshot",
+        "                           the current snapshot; FORMAT: format=text (default), json, i3bar, i3blocks, polybar, waybar, snapshot",
         "subscribe [FORMAT] [details] [path=PATH]",
         "                           the current snapshot, then 'update N' and N lines at every publish",
         "quit                       closes the connection",
