@@ -63,3 +63,7 @@ int clinux_spawn_detached_shell(const char *command, char *const environment[]) 
     }
     return pid;
 }
+
+#include <sys/prctl.h>
+
+int clinux_set_timer_slack(unsigned long nanoseconds) { return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0); }

@@ -23,6 +23,8 @@ final class Watcher {
     private var reconnectAttempt = 0
     private var daemonDeclined = false
     private var direct: DirectSampling?
+    /// While sampling here, when to look for a daemon again.
+    private var nextDaemonProbe: UInt64 = 0
     private var stdinOpen: Bool
     private var clicks = ClickEventDecoder()
     private let signals: SignalDescriptor
@@ -84,7 +86,10 @@ final class Watcher {
     private func deadline() -> UInt64? {
         var deadlines: [UInt64] = []
         if let reconnectAt { deadlines.append(reconnectAt) }
-        if let direct { deadlines.append(direct.nextDeadline) }
+        if let direct {
+            deadlines.append(direct.nextDeadline)
+            if !options.noDaemon && !daemonDeclined { deadlines.append(nextDaemonProbe) }
+        }
         if let link, !link.answered { deadlines.append(link.openedAt + Self.daemonAnswerTimeout) }
         return deadlines.min()
     }
@@ -108,11 +113,14 @@ final class Watcher {
         }
         if let direct {
             // While sampling here, look for a daemon at every interval (it may have started).
-            if now >= direct.nextSampleAt, !options.noDaemon, !daemonDeclined, connect(now: now) {
-                self.direct = nil
-            } else if let published = direct.tick(now: now) {
-                return show(published)
+            if !options.noDaemon, !daemonDeclined, now >= nextDaemonProbe {
+                nextDaemonProbe = now + options.intervalMicroseconds * 1000
+                if connect(now: now) {
+                    self.direct = nil
+                    return true
+                }
             }
+            if let published = direct.tick(now: now) { return show(published) }
         }
         return true
     }
@@ -168,7 +176,7 @@ final class Watcher {
         guard direct == nil else { return }
         direct = try? DirectSampling(path: path, intervalMicroseconds: options.intervalMicroseconds,
                                      timeoutMicroseconds: options.timeoutMicroseconds, now: now)
-        if let published = direct?.tick(now: now) { _ = show(published) }
+        nextDaemonProbe = now + options.intervalMicroseconds * 1000
     }
 
     // MARK: - Showing and clicking

@@ -2,37 +2,93 @@ import Glibc
 import UsedSpaceCore
 
 /// Samples a path in this process: resolve it, find its mount, `statvfs` it. This is what
-/// the client does when no daemon answers, and what the daemon's sampling thread runs.
+/// the one-shot client does when no daemon answers, and what sampling threads run.
 public enum DirectSampler {
     public static let mountTablePath = "/proc/self/mountinfo"
 
+    /// A path resolved to its canonical form and its mount, and the identity (device and
+    /// inode) it had then: as long as `stat` of the path still gives that identity, the
+    /// resolution holds and sampling is one statvfs.
+    public struct Resolution: Equatable, Sendable {
+        public var canonicalPath: String
+        public var mount: MountEntry
+        public var device: (major: UInt32, minor: UInt32)
+        public var inode: UInt64
+
+        public static func == (lhs: Resolution, rhs: Resolution) -> Bool {
+            lhs.canonicalPath == rhs.canonicalPath && lhs.mount == rhs.mount && lhs.device == rhs.device && lhs.inode == rhs.inode
+        }
+
+        /// Whether `status` (of the same path, now) is still what was resolved.
+        func holds(for status: FileStatus) -> Bool {
+            status.deviceMajor == device.major && status.deviceMinor == device.minor && status.inode == inode
+        }
+    }
+
     public static func sample(_ path: String, mountTable: String = mountTablePath) -> Sample {
+        switch resolve(path, mountTable: mountTable) {
+        case .failure(let failed): return failed.sample
+        case .success(let resolution): return measure(resolution, at: WallClock.now())
+        }
+    }
+
+    /// Samples `path`, reusing `cached` when the path still leads to the same place; updates
+    /// `cached`. What a sampling thread calls every interval: a stat and a statvfs.
+    public static func sample(_ path: String, reusing cached: inout Resolution?) -> Sample {
+        if let resolution = cached {
+            guard let status = try? FileStatus.of(path), resolution.holds(for: status) else {
+                cached = nil
+                return sample(path, reusing: &cached)
+            }
+            let sample = measure(resolution, at: WallClock.now())
+            if case .failed = sample { cached = nil }
+            return sample
+        }
+        switch resolve(path) {
+        case .failure(let failed):
+            return failed.sample
+        case .success(let resolution):
+            cached = resolution
+            return measure(resolution, at: WallClock.now())
+        }
+    }
+
+    public struct ResolutionFailure: Error {
+        public var sample: Sample
+    }
+
+    public static func resolve(_ path: String, mountTable: String = mountTablePath) -> Result<Resolution, ResolutionFailure> {
         let time = WallClock.now()
+        func failure(_ error: SampleError, _ path: String) -> Result<Resolution, ResolutionFailure> {
+            .failure(ResolutionFailure(sample: .failed(error, path: path, mountPoint: nil, fileSystemType: nil, at: time)))
+        }
         let canonicalPath: String
         let status: FileStatus
         do {
             canonicalPath = try PathResolver.canonical(path)
             status = try FileStatus.of(canonicalPath)
         } catch {
-            return .failed(pathError(error, path: path), path: path, mountPoint: nil, fileSystemType: nil, at: time)
+            return failure(pathError(error, path: path), path)
         }
         let entries: [MountEntry]
         do {
             entries = MountInfoParser.parse(bytes: try FileContents.read(mountTable))
         } catch {
-            let failure = SampleError.system(call: "read", path: mountTable, message: error.description)
-            return .failed(failure, path: canonicalPath, mountPoint: nil, fileSystemType: nil, at: time)
+            return failure(.system(call: "read", path: mountTable, message: error.description), canonicalPath)
         }
         guard let mount = MountLocator.mount(
             containing: canonicalPath, in: entries, device: (status.deviceMajor, status.deviceMinor)
         ) else {
-            return .failed(.noMountFound(path: canonicalPath), path: canonicalPath, mountPoint: nil, fileSystemType: nil, at: time)
+            return failure(.noMountFound(path: canonicalPath), canonicalPath)
         }
-        return measure(canonicalPath, mount: mount, at: time)
+        return .success(Resolution(canonicalPath: canonicalPath, mount: mount,
+                                   device: (status.deviceMajor, status.deviceMinor), inode: status.inode))
     }
 
-    /// The statvfs half of sampling, for a path whose mount is already known.
-    public static func measure(_ canonicalPath: String, mount: MountEntry, at time: Timestamp) -> Sample {
+    /// The statvfs half of sampling, for a path whose mount is known.
+    public static func measure(_ resolution: Resolution, at time: Timestamp) -> Sample {
+        let canonicalPath = resolution.canonicalPath
+        let mount = resolution.mount
         let stats: FilesystemStats
         do {
             stats = try FileSystemStatistics.of(canonicalPath)

@@ -8,6 +8,7 @@ public struct FileStatus: Equatable, Sendable {
     public var isSocket: Bool
     public var ownerID: UInt32
     public var mode: UInt32
+    public var inode: UInt64
 
     public static func of(_ path: String) throws(SystemError) -> FileStatus {
         var info = stat()
@@ -30,5 +31,6 @@ public struct FileStatus: Equatable, Sendable {
         isSocket = (info.st_mode & S_IFMT) == S_IFSOCK
         ownerID = info.st_uid
         mode = info.st_mode & 0o7777
+        inode = UInt64(info.st_ino)
     }
 }

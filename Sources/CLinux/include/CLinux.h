@@ -22,3 +22,7 @@ int clinux_signalfd_read(int fd);
 /// signal mask, stdin/stdout/stderr on /dev/null, and the given environment; returns its
 /// pid, or -1 with errno set.
 int clinux_spawn_detached_shell(const char *command, char *const environment[]);
+
+/// Sets the calling thread's timer slack (prctl PR_SET_TIMERSLACK), letting the kernel
+/// coalesce its wakeups with others'.
+int clinux_set_timer_slack(unsigned long nanoseconds);

@@ -22,7 +22,6 @@ final class Manager: ClientConnectionDelegate {
     private var restored: [Snapshot] = []
     private let sampleWake: EventCounter
     private var sampleWakeSource: IOEventSource?
-    private var sampleTimer: TimerEventSource?
     private var idleTimer: TimerEventSource?
     private var signalSources: [SignalEventSource] = []
     private var stateStore: StateStore?
@@ -58,13 +57,11 @@ final class Manager: ClientConnectionDelegate {
             signalSources.append(try SignalEventSource(loop: loop, signal: signal) { [unowned self] in self.stop() })
         }
         signalSources.append(try SignalEventSource(loop: loop, signal: SIGHUP) { [unowned self] in self.reload() })
-        sampleTimer = try TimerEventSource(loop: loop, accuracyMicroseconds: Self.accuracy(for: settings.intervalMicroseconds)) { [unowned self] in
-            self.sampleAll()
-        }
         idleTimer = try TimerEventSource(loop: loop, accuracyMicroseconds: 1_000_000) { [unowned self] in
             self.closeIdleConnections()
         }
         let watchdog = try loop.enableWatchdog()
+        for watch in watches { try startSampling(watch) }
         logger.info("started", metadata: [
             "paths": "\(watches.map(\.path).joined(separator: ", "))",
             "interval": "\(DurationParser.describe(microseconds: settings.intervalMicroseconds))",
@@ -72,13 +69,6 @@ final class Manager: ClientConnectionDelegate {
             "state_dir": "\(paths.stateDirectory)",
             "watchdog": "\(watchdog)",
         ])
-        sampleAll()
-    }
-
-    /// Coalescing: a tenth of the interval, between 50 ms and 1 s, lets wakeups be batched
-    /// with the rest of the system's without making the interval meaningless.
-    static func accuracy(for interval: UInt64) -> UInt64 {
-        min(max(interval / 10, 50_000), 1_000_000)
     }
 
     private func makeWatch(_ configuredPath: String) throws -> Watch {
@@ -87,11 +77,17 @@ final class Manager: ClientConnectionDelegate {
         }
         let watch = Watch(
             configuredPath: configuredPath, path: path, policy: PublishPolicy(threshold: settings.threshold),
-            restoring: restored.first { $0.path == path || $0.path == (try? PathResolver.canonical(path)) }, wake: sampleWake)
-        watch.timeoutTimer = try TimerEventSource(loop: loop, accuracyMicroseconds: 100_000) { [unowned self, unowned watch] in
-            self.sampleTimedOut(watch)
+            restoring: restored.first { $0.path == path || $0.path == (try? PathResolver.canonical(path)) },
+            intervalMicroseconds: settings.intervalMicroseconds, wake: sampleWake)
+        watch.checkTimer = try TimerEventSource(loop: loop, accuracyMicroseconds: 100_000) { [unowned self, unowned watch] in
+            self.checkSampler(of: watch)
         }
         return watch
+    }
+
+    private func startSampling(_ watch: Watch) throws {
+        try watch.sampler.start()
+        watch.checkTimer?.schedule(afterMicroseconds: settings.sampleTimeoutMicroseconds)
     }
 
     private func openSocket() throws -> SocketServer {
@@ -138,37 +134,37 @@ final class Manager: ClientConnectionDelegate {
 
     // MARK: - Sampling
 
-    private func sampleAll() {
-        for watch in watches { startSample(watch) }
-        sampleTimer?.schedule(afterMicroseconds: settings.intervalMicroseconds)
-    }
-
-    private func startSample(_ watch: Watch) {
-        // A statvfs still stuck on this path keeps its thread; never start a second one.
-        guard !watch.sampler.isBusy else { return }
-        do {
-            try watch.sampler.submit(watch.path)
-            watch.timeoutTimer?.schedule(afterMicroseconds: settings.sampleTimeoutMicroseconds)
-        } catch {
-            logger.error("cannot start sampling", metadata: ["path": "\(watch.path)", "reason": "\(error)"])
+    /// The sampling threads wake the loop only with news; this timer, at most once per
+    /// interval plus timeout, is how the loop notices a thread stuck in statvfs.
+    private func checkSampler(of watch: Watch) {
+        let now = WallClock.monotonicNanoseconds() / 1000
+        let timeout = settings.sampleTimeoutMicroseconds
+        let activity = watch.sampler.activity
+        if let running = activity.runningSince.map({ $0 / 1000 }) {
+            if now >= running + timeout {
+                guard !watch.timedOut else { return }
+                watch.timedOut = true
+                // The late result, when it comes, is shown even if it is what we had.
+                watch.sampler.forceNextPost()
+                apply(watch.timeoutSample(seconds: Double(timeout) / 1_000_000, at: WallClock.now()), to: watch)
+            } else {
+                watch.checkTimer?.schedule(atMicroseconds: running + timeout)
+            }
+        } else if activity.lastCompletion == 0 {
+            watch.checkTimer?.schedule(afterMicroseconds: timeout) // the thread has not started yet
+        } else {
+            watch.checkTimer?.schedule(atMicroseconds: max(activity.lastCompletion / 1000 + settings.intervalMicroseconds + timeout, now + 1000))
         }
-    }
-
-    private func sampleTimedOut(_ watch: Watch) {
-        guard watch.sampler.isBusy, !watch.timedOut else { return }
-        watch.timedOut = true
-        let seconds = Double(settings.sampleTimeoutMicroseconds) / 1_000_000
-        apply(watch.timeoutSample(seconds: seconds, at: WallClock.now()), to: watch)
     }
 
     private func collectSamples() {
         sampleWake.drain()
         for watch in watches {
-            for sample in watch.sampler.takeOutputs() {
-                watch.timeoutTimer?.cancel()
-                watch.timedOut = false
-                apply(sample, to: watch)
-            }
+            let samples = watch.sampler.takeSamples()
+            guard !samples.isEmpty else { continue }
+            watch.timedOut = false
+            for sample in samples { apply(sample, to: watch) }
+            watch.checkTimer?.schedule(afterMicroseconds: settings.intervalMicroseconds + settings.sampleTimeoutMicroseconds)
         }
     }
 
@@ -177,7 +173,7 @@ final class Manager: ClientConnectionDelegate {
         let first = !watch.hasSampled
         watch.hasSampled = true
         if options.verbose {
-            logger.debug("sampled", metadata: ["path": "\(watch.path)", "decision": "\(decision)"])
+            logger.debug("sample changed", metadata: ["path": "\(watch.path)", "decision": "\(decision)"])
         }
         if decision != .noData { publish(watch) }
         if first { answerWaitingRequests() }
@@ -251,16 +247,14 @@ final class Manager: ClientConnectionDelegate {
                 connection.finish()
             }
         }
-        let intervalChanged = new.intervalMicroseconds != settings.intervalMicroseconds
         settings = new
         watches = kept
-        for watch in watches { watch.publisher.policy = PublishPolicy(threshold: new.threshold) }
-        server?.maximumClients = new.maximumClients
-        if intervalChanged {
-            sampleTimer?.setAccuracy(microseconds: Self.accuracy(for: new.intervalMicroseconds))
-            sampleTimer?.schedule(afterMicroseconds: new.intervalMicroseconds)
+        for watch in watches {
+            watch.publisher.policy = PublishPolicy(threshold: new.threshold)
+            watch.sampler.setInterval(microseconds: new.intervalMicroseconds)
         }
-        for watch in added { startSample(watch) }
+        server?.maximumClients = new.maximumClients
+        for watch in added { try startSampling(watch) }
     }
 
     // MARK: - Clients

@@ -2,15 +2,15 @@ import UsedSpaceCore
 import UsedSpaceSystem
 
 /// One watched path: its publisher (the last snapshot and the publish decision), the
-/// thread that samples it, and the timer that gives up waiting on a hung statvfs.
+/// thread that samples it, and the timer that checks on that thread (a hung statvfs).
 final class Watch {
     /// As configured (`~/…` allowed); identifies the watch across reloads.
     let configuredPath: String
     /// With `~` expanded; sampling resolves it further (symlinks) each time.
     let path: String
     var publisher: Publisher
-    let sampler: BackgroundWorker<String, Sample>
-    var timeoutTimer: TimerEventSource?
+    let sampler: PeriodicSampler
+    var checkTimer: TimerEventSource?
     /// True once a sample (or a timeout) has been applied: the snapshot is not merely restored.
     var hasSampled = false
     /// Set when the running sample outlived the timeout; the late result is still applied.
@@ -19,12 +19,15 @@ final class Watch {
     /// renders each view once. Cleared whenever the snapshot changes.
     var renderings: [String: [String]] = [:]
 
-    init(configuredPath: String, path: String, policy: PublishPolicy, restoring: Snapshot?, wake: EventCounter) {
+    init(configuredPath: String, path: String, policy: PublishPolicy, restoring: Snapshot?,
+         intervalMicroseconds: UInt64, wake: EventCounter) {
         self.configuredPath = configuredPath
         self.path = path
         publisher = Publisher(policy: policy, source: .daemon, restoring: restoring)
-        sampler = BackgroundWorker(wake: wake) { path in DirectSampler.sample(path) }
+        sampler = PeriodicSampler(path: path, intervalMicroseconds: intervalMicroseconds, wake: wake)
     }
+
+    deinit { sampler.stop() }
 
     var snapshot: Snapshot? { publisher.current }
 

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Idle cost: what usedspace costs a session that is not doing anything, against i3status.
+#
+# For DURATION seconds (default 600), with nothing changing on the watched filesystem:
+#   - usedspaced sampling every 1 s, plus one `usedspace watch --format i3bar` subscribed to it
+#     (its output to /dev/null, as a status bar would read it),
+#   - i3status with one disk block and `interval = 1`, started at the same moment.
+# Reported per process, summed over its threads: CPU time from /proc/PID/task/*/schedstat
+# (nanoseconds actually run, not 10 ms ticks) and wakeups (voluntary + involuntary context
+# switches, /proc/PID/task/*/status) per minute, and the ratio of usedspace's total CPU time
+# (daemon + watch) to i3status's. Target (issue): <= 0.5x i3status.
+#
+# Run:  bench/idle.sh            (10 minutes)     DURATION=60 bench/idle.sh   (a quick look)
+# Needs: swift, i3status, python3. Set USEDSPACE_BIN_DIR to use built binaries.
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+duration=${DURATION:-600}
+command -v i3status >/dev/null || { echo "error: i3status is missing: apt-get install i3status" >&2; exit 1; }
+if [[ -n ${USEDSPACE_BIN_DIR:-} ]]; then
+    bin=$USEDSPACE_BIN_DIR
+else
+    echo "# building release binaries into $repo/.build-bench-static"
+    (cd "$repo" && env -u USEDSPACE_CLIENT_LINKING swift build -c release --scratch-path .build-bench-static >/dev/null)
+    bin=$repo/.build-bench-static/release
+fi
+work=$(mktemp -d /tmp/usedspace-bench-idle.XXXXXX)
+mkdir -p "$work/runtime" "$work/state" "$work/quiet"
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT
+export XDG_RUNTIME_DIR=$work/runtime XDG_CONFIG_HOME=$work/config
+unset USEDSPACE_SOCKET NOTIFY_SOCKET WATCHDOG_USEC LISTEN_FDS JOURNAL_STREAM
+# A directory of its own on the root filesystem would still see the rest of the machine
+# writing; a small tmpfs keeps "nothing changes" true when run as root.
+watched=$work/quiet
+if [[ $(id -u) == 0 ]] && mount -t tmpfs -o size=16m tmpfs "$watched" 2>/dev/null; then
+    trap 'cleanup; umount "$watched" 2>/dev/null || true' EXIT
+fi
+cat >"$work/i3status.conf" <<EOC
+general {
+    output_format = "i3bar"
+    colors = false
+    interval = 1
+}
+order += "disk $watched"
+disk "$watched" {
+    format = "%percentage_used"
+}
+EOC
+"$bin/usedspaced" --state-dir "$work/state" --path "$watched" --interval 1s 2>"$work/daemon.log" &
+daemon=$!; pids+=($daemon)
+for _ in $(seq 100); do [[ -S $work/runtime/usedspace.sock ]] && break; sleep 0.05; done
+sleep 0.5
+"$bin/usedspace" watch --format i3bar --path "$watched" </dev/null >/dev/null 2>"$work/watch.log" &
+watch=$!; pids+=($watch)
+i3status -c "$work/i3status.conf" >/dev/null 2>"$work/i3status.log" &
+i3status=$!; pids+=($i3status)
+sleep 1
+snapshot() {  # pid -> "cpu_nanoseconds switches", over all its threads
+    local cpu; cpu=$(cat /proc/"$1"/task/*/schedstat | awk '{ s += $1 } END { printf "%d", s }')
+    local switches; switches=$(cat /proc/"$1"/task/*/status | awk '/ctxt_switches/ { s += $2 } END { print s }')
+    echo "$cpu $switches"
+}
+declare -A start
+for p in $daemon $watch $i3status; do start[$p]=$(snapshot "$p"); done
+echo "# measuring for $duration s (load before: $(cut -d' ' -f1-3 /proc/loadavg))"
+sleep "$duration"
+declare -A end
+for p in $daemon $watch $i3status; do end[$p]=$(snapshot "$p"); done
+ticks=1000000000
+grep -q 'published a snapshot' "$work/daemon.log" && publishes=$(grep -c 'published a snapshot' "$work/daemon.log") || publishes=0
+python3 - "$duration" "$ticks" "${start[$daemon]}" "${end[$daemon]}" "${start[$watch]}" "${end[$watch]}" "${start[$i3status]}" "${end[$i3status]}" <<'EOP'
+import sys
+duration, ticks = float(sys.argv[1]), int(sys.argv[2])
+def delta(a, b):
+    a0, a1 = (int(x) for x in a.split()); b0, b1 = (int(x) for x in b.split())
+    return (b0 - a0) / ticks, (b1 - a1)
+d = delta(sys.argv[3], sys.argv[4]); w = delta(sys.argv[5], sys.argv[6]); i = delta(sys.argv[7], sys.argv[8])
+minutes = duration / 60
+print(f"| process | CPU time (ms) | wakeups per minute |")
+print(f"| --- | ---: | ---: |")
+print(f"| i3status, one disk block, interval = 1 | {i[0] * 1000:.1f} | {i[1] / minutes:.0f} |")
+print(f"| usedspaced, --interval 1s | {d[0] * 1000:.1f} | {d[1] / minutes:.0f} |")
+print(f"| usedspace watch --format i3bar | {w[0] * 1000:.1f} | {w[1] / minutes:.0f} |")
+total = d[0] + w[0]
+ratio = total / i[0] if i[0] > 0 else float("inf")
+print(f"| **usedspace total** | **{total * 1000:.1f}** | **{(d[1] + w[1]) / minutes:.0f}** |")
+print()
+print(f"CPU ratio usedspace / i3status over {duration:.0f} s: {ratio:.2f}x (target <= 0.5x)")
+EOP
+echo "publishes during the run: $publishes (log lines)"
+echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
