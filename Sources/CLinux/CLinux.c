@@ -67,3 +67,5 @@ int clinux_spawn_detached_shell(const char *command, char *const environment[]) 
 #include <sys/prctl.h>
 
 int clinux_set_timer_slack(unsigned long nanoseconds) { return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0); }
+
+int clinux_close_from(int lowest) { return close_range((unsigned int)lowest, ~0U, 0); }

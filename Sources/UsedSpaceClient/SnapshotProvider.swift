@@ -26,9 +26,8 @@ enum SnapshotProvider {
         }
     }
 
-    static func direct(path: String) -> Snapshot? {
-        var publisher = Publisher(policy: PublishPolicy(), source: .direct)
-        publisher.accept(DirectSampler.sample(path))
-        return publisher.current
+    /// Sampled so that a filesystem that hangs cannot hang us (IsolatedSampler).
+    static func direct(path: String, timeoutMilliseconds: Int32) -> Snapshot? {
+        IsolatedSampler.snapshot(path, timeoutMilliseconds: timeoutMilliseconds)
     }
 }

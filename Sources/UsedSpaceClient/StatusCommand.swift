@@ -11,12 +11,15 @@ enum StatusCommand {
         if !options.noDaemon {
             // The daemon knows paths by their canonical form; one that does not resolve is
             // sampled here, which reports why.
-            let requested = options.path == nil ? nil : try? PathResolver.canonical(path)
+            // realpath could hang on a dead mount: a path under one is passed as written.
+            let requested = options.path == nil ? nil : IsolatedSampler.mayHangLexically(path) ? path : try? PathResolver.canonical(path)
             if options.path == nil || requested != nil, let snapshot = SnapshotProvider.fromDaemon(path: requested) {
                 return show(snapshot, options: options)
             }
         }
-        guard let snapshot = SnapshotProvider.direct(path: path) else { return ExitStatus.failure }
+        guard let snapshot = SnapshotProvider.direct(path: path, timeoutMilliseconds: options.timeoutMilliseconds) else {
+            return ExitStatus.failure
+        }
         return show(snapshot, options: options)
     }
 

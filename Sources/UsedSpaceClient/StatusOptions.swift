@@ -6,6 +6,7 @@ struct StatusOptions: Equatable {
     var details = false
     var format: OutputFormat = .text
     var noDaemon = false
+    var timeoutMilliseconds: Int32 = 5000
     var showHelp = false
 
     static let help = """
@@ -21,6 +22,8 @@ struct StatusOptions: Equatable {
           -f, --format FORMAT  text (default), json (one object per line), or one update of a
                                status bar's format: i3bar, i3blocks, polybar, waybar
               --no-daemon      sample in this process even when the daemon runs
+              --timeout DURATION  give up on a network or FUSE filesystem that does not
+                               answer after DURATION (default 5s)
           -h, --help           show this help
 
         Exit status: 0 on success, 1 when the path cannot be measured, 2 for a bad command line.
@@ -53,6 +56,12 @@ struct StatusOptions: Equatable {
                             command: "usedspace status")
                     }
                     options.format = format
+                case "--timeout":
+                    let value = try scanner.value(of: name, inline: inline)
+                    guard let microseconds = DurationParser.microseconds(value), DaemonSettings.timeoutRange.contains(microseconds) else {
+                        throw .invalidValue(option: name, value: value, reason: "a duration from 100ms to 10min, such as 2s", command: "usedspace status")
+                    }
+                    options.timeoutMilliseconds = Int32(microseconds / 1000)
                 case "--no-daemon":
                     try scanner.requireNoValue(name, inline: inline)
                     options.noDaemon = true

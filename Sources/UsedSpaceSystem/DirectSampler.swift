@@ -26,7 +26,12 @@ public enum DirectSampler {
     }
 
     public static func sample(_ path: String, mountTable: String = mountTablePath) -> Sample {
-        switch resolve(path, mountTable: mountTable) {
+        sample(path, mounts: { () throws(FileReadError) in MountInfoParser.parse(bytes: try FileContents.read(mountTable)) })
+    }
+
+    /// With the mount table already read (`mounts` is called only when needed).
+    public static func sample(_ path: String, mounts: () throws(FileReadError) -> [MountEntry]) -> Sample {
+        switch resolve(path, mounts: mounts) {
         case .failure(let failed): return failed.sample
         case .success(let resolution): return measure(resolution, at: WallClock.now())
         }
@@ -58,6 +63,10 @@ public enum DirectSampler {
     }
 
     public static func resolve(_ path: String, mountTable: String = mountTablePath) -> Result<Resolution, ResolutionFailure> {
+        resolve(path, mounts: { () throws(FileReadError) in MountInfoParser.parse(bytes: try FileContents.read(mountTable)) })
+    }
+
+    public static func resolve(_ path: String, mounts: () throws(FileReadError) -> [MountEntry]) -> Result<Resolution, ResolutionFailure> {
         let time = WallClock.now()
         func failure(_ error: SampleError, _ path: String) -> Result<Resolution, ResolutionFailure> {
             .failure(ResolutionFailure(sample: .failed(error, path: path, mountPoint: nil, fileSystemType: nil, at: time)))
@@ -72,9 +81,9 @@ public enum DirectSampler {
         }
         let entries: [MountEntry]
         do {
-            entries = MountInfoParser.parse(bytes: try FileContents.read(mountTable))
+            entries = try mounts()
         } catch {
-            return failure(.system(call: "read", path: mountTable, message: error.description), canonicalPath)
+            return failure(.system(call: "read", path: mountTablePath, message: error.description), canonicalPath)
         }
         guard let mount = MountLocator.mount(
             containing: canonicalPath, in: entries, device: (status.deviceMajor, status.deviceMinor)

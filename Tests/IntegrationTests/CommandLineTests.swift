@@ -121,3 +121,26 @@ import Testing
         Self.expectOneLineError(try Self.usedspace("status", environment: ["HOME": "/no/such/home"]), status: 1, mentioning: "/no/such/home")
     }
 }
+
+/// A one-shot `status` on a filesystem that hangs returns, with a timeout error, instead of
+/// hanging like df: the sample runs in a child process that is left behind.
+@Suite struct HungStatusTests {
+    @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, fuse3 and python3-fusepy"))
+    func statusOnAHungMountTimesOut() throws {
+        let hanging = try HangingMount()
+        let directory = try ScratchDirectory("status-hang")
+        let environment = ["USEDSPACE_SOCKET": directory.subpath("none.sock"), "HOME": NSHomeDirectory(), "PATH": "/usr/bin:/bin"]
+        let normal = try CommandRunner.run(CommandRunner.usedspace, ["status", "--path", hanging.mountPoint, "--format", "json"], environment: environment)
+        #expect(normal.status == 0)
+        #expect(normal.stdout.contains("\"used_bytes\":\(600 * 4096)"))
+
+        hanging.hang()
+        let started = Date()
+        let hung = try CommandRunner.run(CommandRunner.usedspace, ["status", "--path", hanging.mountPoint, "--timeout", "1s"],
+                                         environment: environment, timeout: 20)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(hung.status == 1)
+        #expect(hung.stderr.contains("did not answer within 1 s"), "\(hung.stderr)")
+        #expect(elapsed < 3, "took \(elapsed) s")
+    }
+}

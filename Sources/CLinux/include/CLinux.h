@@ -26,3 +26,7 @@ int clinux_spawn_detached_shell(const char *command, char *const environment[]);
 /// Sets the calling thread's timer slack (prctl PR_SET_TIMERSLACK), letting the kernel
 /// coalesce its wakeups with others'.
 int clinux_set_timer_slack(unsigned long nanoseconds);
+
+/// Closes every descriptor from `lowest` up (close_range(2)), for a forked child that must
+/// not keep its parent's pipes open.
+int clinux_close_from(int lowest);
