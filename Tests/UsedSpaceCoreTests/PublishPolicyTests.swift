@@ -143,3 +143,32 @@ import Testing
         #expect(publisher.current?.seq == 2)
     }
 }
+
+@Suite struct UnmountTests {
+    static func measurement(path: String, mountPoint: String, used: UInt64 = 10) -> Sample {
+        .measured(Measurement(path: path, mountPoint: mountPoint, fileSystemType: "ext4",
+                              stats: FilesystemStats(blockSize: 4096, totalBlocks: 100, freeBlocks: 100 - used, availableBlocks: 100 - used),
+                              sampledAt: Timestamp(secondsSinceEpoch: 0)))
+    }
+
+    /// An unplugged disk: its mount point is now a plain directory of the root filesystem,
+    /// whose numbers must not be shown as the disk's.
+    @Test func aWatchedMountPointThatIsUnmountedFailsAndRecovers() {
+        var publisher = Publisher(policy: PublishPolicy(), source: .daemon)
+        #expect(publisher.accept(Self.measurement(path: "/mnt/usb", mountPoint: "/mnt/usb")) == .newData)
+        #expect(publisher.accept(Self.measurement(path: "/mnt/usb", mountPoint: "/", used: 50)) == .failed)
+        #expect(publisher.current?.state == .failed)
+        #expect(publisher.current?.error == "/mnt/usb: nothing is mounted here any more (it is now part of /)")
+        #expect(publisher.current?.stats == nil)
+        #expect(publisher.accept(Self.measurement(path: "/mnt/usb", mountPoint: "/", used: 51)) == .noData)
+        #expect(publisher.accept(Self.measurement(path: "/mnt/usb", mountPoint: "/mnt/usb")) == .newData)
+        #expect(publisher.current?.state == .fresh)
+    }
+
+    @Test func aPathBelowAMountMayMoveBetweenMounts() {
+        var publisher = Publisher(policy: PublishPolicy(), source: .daemon)
+        publisher.accept(Self.measurement(path: "/home/u", mountPoint: "/home"))
+        #expect(publisher.accept(Self.measurement(path: "/home/u", mountPoint: "/")) == .newData)
+        #expect(publisher.current?.state == .fresh)
+    }
+}

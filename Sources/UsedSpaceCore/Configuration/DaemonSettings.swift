@@ -9,12 +9,15 @@ public struct DaemonSettings: Equatable, Sendable {
     /// How long one statvfs may take before the snapshot is served as stale.
     public var sampleTimeoutMicroseconds: UInt64 = 5_000_000
     public var maximumClients = 1024
+    /// A connection that completes no request for this long, and is not subscribed, is closed.
+    public var idleTimeoutMicroseconds: UInt64 = 10_000_000
 
     public init() {}
 
     public static let intervalRange: ClosedRange<UInt64> = 100_000...86_400_000_000
     public static let timeoutRange: ClosedRange<UInt64> = 100_000...600_000_000
     public static let clientRange: ClosedRange<Int> = 1...65_536
+    public static let idleTimeoutRange: ClosedRange<UInt64> = 100_000...3_600_000_000
 
     /// Applies the [daemon] section; unknown keys are errors (a typo must not pass silently).
     public mutating func apply(_ file: ConfigFile) throws(ConfigError) {
@@ -32,8 +35,10 @@ public struct DaemonSettings: Equatable, Sendable {
                     sampleTimeoutMicroseconds = try Self.duration(entry.value, in: Self.timeoutRange)
                 case "max-clients":
                     maximumClients = try Self.count(entry.value, in: Self.clientRange)
+                case "idle-timeout":
+                    idleTimeoutMicroseconds = try Self.duration(entry.value, in: Self.idleTimeoutRange)
                 default:
-                    throw SettingError("unknown key '\(entry.key)' in [daemon]; the keys are path, interval, threshold, sample-timeout, max-clients")
+                    throw SettingError("unknown key '\(entry.key)' in [daemon]; the keys are path, interval, threshold, sample-timeout, max-clients, idle-timeout")
                 }
             } catch let error as SettingError {
                 throw ConfigError(line: entry.line, message: error.message)

@@ -9,6 +9,9 @@ public enum SampleError: Error, Equatable, Hashable, Sendable, CustomStringConve
     case noBlocks(mountPoint: String)
     /// Blocks exist but none are used or available to the user (all reserved).
     case noUsableBlocks(mountPoint: String)
+    /// The watched path was a mount point and nothing is mounted there now (an unplugged
+    /// disk): the numbers would be those of the filesystem underneath, `underlying`.
+    case notMounted(path: String, underlying: String)
     /// `statvfs` did not return within the sampling timeout (a hung network mount).
     case timedOut(path: String, seconds: Double)
     /// Any other failure of a system call, named with its errno message.
@@ -28,6 +31,8 @@ public enum SampleError: Error, Equatable, Hashable, Sendable, CustomStringConve
             return "\(mountPoint): the filesystem reports 0 blocks"
         case .noUsableBlocks(let mountPoint):
             return "\(mountPoint): the filesystem reports no used or available blocks"
+        case .notMounted(let path, let underlying):
+            return "\(path): nothing is mounted here any more (it is now part of \(underlying))"
         case .timedOut(let path, let seconds):
             return "\(path): statvfs did not answer within \(SampleError.seconds(seconds)) (hung mount?)"
         case .system(let call, let path, let message):

@@ -4,6 +4,9 @@ public struct Publisher: Sendable {
     public private(set) var current: Snapshot?
     public var policy: PublishPolicy
     public let source: SnapshotSource
+    /// Set once the watched path has been seen to be a mount point of its own: from then
+    /// on, finding it on another filesystem means its filesystem went away.
+    private var watchesAMountPoint = false
 
     /// `restoring` is the snapshot persisted by an earlier run: it is served at once, marked
     /// stale until the first sample, and its `seq` carries on so clients never see it go back.
@@ -14,12 +17,22 @@ public struct Publisher: Sendable {
             restored.state = restored.stats == nil ? .failed : .stale
             restored.source = source
             current = restored
+            watchesAMountPoint = restored.mountPoint == restored.path
         }
     }
 
     /// Applies one sample; when the decision publishes, `current` is the new snapshot.
     @discardableResult
     public mutating func accept(_ sample: Sample) -> PublishDecision {
+        var sample = sample
+        if case .measured(let measurement) = sample {
+            if measurement.mountPoint == measurement.path {
+                watchesAMountPoint = true
+            } else if watchesAMountPoint {
+                sample = .failed(.notMounted(path: measurement.path, underlying: measurement.mountPoint), path: measurement.path,
+                                 mountPoint: nil, fileSystemType: nil, at: measurement.sampledAt)
+            }
+        }
         let decision = policy.decide(previous: current, sample: sample)
         guard decision != .noData else { return decision }
         let seq = (current?.seq ?? 0) &+ 1

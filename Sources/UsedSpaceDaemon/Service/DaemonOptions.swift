@@ -8,6 +8,7 @@ struct DaemonOptions: Equatable {
     var threshold: Fraction?
     var sampleTimeoutMicroseconds: UInt64?
     var maximumClients: Int?
+    var idleTimeoutMicroseconds: UInt64?
     var socketPath: String?
     var stateDirectory: String?
     var configPath: String?
@@ -40,6 +41,9 @@ struct DaemonOptions: Equatable {
                                  $XDG_STATE_HOME/usedspace)
           --config FILE          read FILE instead of $XDG_CONFIG_HOME/usedspace/config
           --max-clients N        refuse connections beyond N at once (default 1024)
+          --idle-timeout DURATION
+                                 close a connection that sends no request for this
+                                 long, unless it is subscribed (default 10s)
           -v, --verbose          log every sample, not only what is published
           -h, --help             show this help
           -V, --version          print the version
@@ -79,6 +83,8 @@ struct DaemonOptions: Equatable {
                         throw .invalidValue(option: name, value: value, reason: "a whole number from 1 to 65536", command: command)
                     }
                     options.maximumClients = count
+                case "--idle-timeout":
+                    options.idleTimeoutMicroseconds = try duration(name, scanner.value(of: name, inline: inline), DaemonSettings.idleTimeoutRange)
                 case "--socket":
                     options.socketPath = try absolute(name, scanner.value(of: name, inline: inline))
                 case "--state-dir":
@@ -125,6 +131,7 @@ struct DaemonOptions: Equatable {
         if let threshold { settings.threshold = threshold }
         if let sampleTimeoutMicroseconds { settings.sampleTimeoutMicroseconds = sampleTimeoutMicroseconds }
         if let maximumClients { settings.maximumClients = maximumClients }
+        if let idleTimeoutMicroseconds { settings.idleTimeoutMicroseconds = idleTimeoutMicroseconds }
         return settings
     }
 }

@@ -8,9 +8,6 @@ import UsedSpaceSystem
 /// Everything here runs on the loop's thread; only statvfs and state writes leave it.
 final class Manager: ClientConnectionDelegate {
     static let version = "0.1.0"
-    /// A connection that has not completed a request for this long, and is not
-    /// subscribed, is closed.
-    static let idleTimeoutMicroseconds: UInt64 = 10_000_000
 
     private let loop: EventLoop
     private let logger: Logger
@@ -263,7 +260,7 @@ final class Manager: ClientConnectionDelegate {
         do {
             let connection = try ClientConnection(descriptor: descriptor, peerProcessID: peerProcessID, loop: loop, now: loop.now, delegate: self)
             connections[ObjectIdentifier(connection)] = connection
-            if idleTimer?.isScheduled == false { idleTimer?.schedule(afterMicroseconds: Self.idleTimeoutMicroseconds / 2) }
+            if idleTimer?.isScheduled == false { idleTimer?.schedule(afterMicroseconds: settings.idleTimeoutMicroseconds / 2) }
         } catch {
             Descriptor.close(descriptor)
             logger.error("cannot watch a new connection", metadata: ["reason": "\(error)"])
@@ -358,14 +355,14 @@ final class Manager: ClientConnectionDelegate {
         let now = loop.now
         var anyLeft = false
         for connection in Array(connections.values) where connection.subscription == nil {
-            if now - connection.lastRequestAt > Self.idleTimeoutMicroseconds && !waiting.contains(where: { $0.connection === connection }) {
-                connection.send(ResponseFrame.error(RequestError(code: "idle", message: "no request for \(Self.idleTimeoutMicroseconds / 1_000_000) s; closing")))
+            if now - connection.lastRequestAt > settings.idleTimeoutMicroseconds && !waiting.contains(where: { $0.connection === connection }) {
+                connection.send(ResponseFrame.error(RequestError(code: "idle", message: "no request for \(DurationParser.describe(microseconds: settings.idleTimeoutMicroseconds)); closing")))
                 connection.finish()
             } else {
                 anyLeft = true
             }
         }
-        if anyLeft { idleTimer?.schedule(afterMicroseconds: Self.idleTimeoutMicroseconds / 2) }
+        if anyLeft { idleTimer?.schedule(afterMicroseconds: settings.idleTimeoutMicroseconds / 2) }
     }
 
     static let helpLines = [
