@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+
+/// Filesystems that hang, vanish or fail, and a daemon killed at any moment: usedspace keeps
+/// answering, says what is wrong, recovers, and never loses or corrupts its state.
+@Suite struct ReliabilityTests {
+    static func json(_ daemon: DaemonProcess) -> [String: Any]? {
+        try? ProtocolClient(path: daemon.socketPath).request("status json", timeout: 2).json
+    }
+
+    static func threads(_ daemon: DaemonProcess) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.processIdentifier)/task").count) ?? 0
+    }
+
+    @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, fuse3 and python3-fusepy"))
+    func aHungMountNeitherSlowsTheSocketNorGrowsThreads() throws {
+        let hanging = try HangingMount()
+        let daemon = try DaemonProcess(arguments: ["--path", hanging.mountPoint, "--interval", "100ms", "--timeout", "1s"])
+        try daemon.waitUntilAnswering()
+        #expect(waitUntil(seconds: 5) { Self.json(daemon)?["state"] as? String == "fresh" })
+        let threadsBefore = Self.threads(daemon)
+
+        hanging.hang()
+        var worst = 0.0
+        var sawStale = false
+        let deadline = Date().addingTimeInterval(4)
+        while Date() < deadline {
+            let started = Date()
+            let client = try ProtocolClient(path: daemon.socketPath)
+            #expect(try client.request("ping", timeout: 2).lines == ["pong"])
+            let state = try client.request("status json", timeout: 2).json
+            worst = max(worst, Date().timeIntervalSince(started))
+            if state?["state"] as? String == "stale" {
+                sawStale = true
+                #expect((state?["error"] as? String)?.contains("did not answer within 1 s") == true)
+                #expect(state?["used_bytes"] as? Int == 600 * 4096, "the last numbers are kept")
+            }
+            #expect(Self.threads(daemon) <= threadsBefore, "no thread is added while a sample is stuck")
+            usleep(50_000)
+        }
+        #expect(sawStale)
+        #expect(worst < 0.05, "a request waited \(worst) s while the mount hung")
+
+        try hanging.report(blocks: 1000, free: 200, available: 100)
+        hanging.release()
+        #expect(waitUntil(seconds: 5) {
+            let state = Self.json(daemon)
+            return state?["state"] as? String == "fresh" && state?["used_bytes"] as? Int == 800 * 4096
+        })
+    }
+
+    @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, fuse3 and python3-fusepy"))
+    func aFilesystemReportingZeroBlocksFailsWithAReasonAndRecovers() throws {
+        let hanging = try HangingMount()
+        let daemon = try DaemonProcess(arguments: ["--path", hanging.mountPoint, "--interval", "100ms"])
+        try daemon.waitUntilAnswering()
+        try hanging.report(blocks: 0, free: 0, available: 0)
+        #expect(waitUntil(seconds: 5) { (Self.json(daemon)?["error"] as? String)?.hasSuffix("the filesystem reports 0 blocks") == true })
+        #expect(Self.json(daemon)?["state"] as? String == "failed")
+        try hanging.report(blocks: 1000, free: 500, available: 500)
+        #expect(waitUntil(seconds: 5) { Self.json(daemon)?["state"] as? String == "fresh" })
+    }
+
+    @Test(Prerequisite.root) func aPathThatDisappearsOrIsUnmountedFailsAndRecovers() throws {
+        let scratch = try ScratchDirectory("vanish")
+        let mount = try scratch.mountTmpfs(at: "disk", options: "size=8m")
+        try FileManager.default.createDirectory(atPath: mount + "/dir", withIntermediateDirectories: true)
+        let inside = try DaemonProcess(arguments: ["--path", mount + "/dir", "--interval", "100ms"])
+        let point = try DaemonProcess(arguments: ["--path", mount, "--interval", "100ms"])
+        try inside.waitUntilAnswering()
+        try point.waitUntilAnswering()
+        #expect(waitUntil(seconds: 5) { Self.json(point)?["mountpoint"] as? String == mount })
+
+        try FileManager.default.removeItem(atPath: mount + "/dir")
+        #expect(waitUntil(seconds: 5) { (Self.json(inside)?["error"] as? String) == "\(mount)/dir: no such file or directory" })
+        try FileManager.default.createDirectory(atPath: mount + "/dir", withIntermediateDirectories: true)
+        #expect(waitUntil(seconds: 5) { Self.json(inside)?["state"] as? String == "fresh" })
+
+        try scratch.unmount(mount)
+        #expect(waitUntil(seconds: 5) {
+            (Self.json(point)?["error"] as? String)?.contains("nothing is mounted here any more") == true
+        }, "\(String(describing: Self.json(point)))")
+        #expect(Self.json(point)?["total_bytes"] is NSNull, "the root filesystem's numbers are not shown as the disk's")
+        try scratch.mountTmpfs(at: "disk", options: "size=8m")
+        #expect(waitUntil(seconds: 5) { Self.json(point)?["state"] as? String == "fresh" && Self.json(point)?["mountpoint"] as? String == mount })
+    }
+
+    @Test(Prerequisite.root, Prerequisite.enabled(Prerequisite.hasCommand("setpriv"), "needs setpriv"))
+    func aPathThatBecomesUnreadableFailsAndRecovers() throws {
+        let scratch = try ScratchDirectory("unreadable")
+        let guarded = scratch.subpath("guarded")
+        try FileManager.default.createDirectory(atPath: guarded + "/inside", withIntermediateDirectories: true)
+        let home = scratch.subpath("home")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        chown(home, 65534, 65534)
+        // The daemon runs as nobody; root could read anything.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", CommandRunner.usedspaced,
+                             "--socket", home + "/s.sock", "--state-dir", home + "/state", "--path", guarded + "/inside", "--interval", "100ms"]
+        process.environment = ["HOME": home, "PATH": "/usr/bin:/bin"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate() }
+        // Asked as nobody too: the daemon answers only its own user.
+        func state() -> [String: Any]? {
+            let script = "import socket, sys; s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); "
+                + "s.sendall(b'status json\\n'); f = s.makefile(); f.readline(); print(f.readline())"
+            let result = try? CommandRunner.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
+                                                                    "/usr/bin/python3", "-c", script, home + "/s.sock"])
+            return result.flatMap { try? JSONSerialization.jsonObject(with: Data($0.stdout.utf8)) as? [String: Any] }
+        }
+        #expect(waitUntil(seconds: 5) { state()?["state"] as? String == "fresh" })
+        chmod(guarded, 0o700)
+        #expect(waitUntil(seconds: 5) { (state()?["error"] as? String) == "\(guarded)/inside: permission denied" })
+        chmod(guarded, 0o755)
+        #expect(waitUntil(seconds: 5) { state()?["state"] as? String == "fresh" })
+    }
+
+    /// Killed with SIGKILL at random moments while publishing all the time: the state file is
+    /// always a complete snapshot file, and the next start serves it at once.
+    @Test(Prerequisite.root) func killedAtRandomMomentsTheStateFileIsAlwaysWhole() throws {
+        let scratch = try ScratchDirectory("sigkill")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=64m")
+        let state = scratch.subpath("state")
+        let socket = scratch.subpath("s.sock")
+        let stop = Locked(false)
+        let churn = Thread {
+            var toggle = false
+            while !stop.value {
+                toggle.toggle()
+                if toggle { try? Data(count: 1 << 20).write(to: URL(fileURLWithPath: mount + "/churn")) } else { try? FileManager.default.removeItem(atPath: mount + "/churn") }
+                usleep(5_000)
+            }
+        }
+        churn.start()
+        defer { stop.set(true) }
+        var highestSeq = 0
+        var kills = 0
+        for round in 0..<200 {
+            let daemon = try DaemonProcess(arguments: ["--path", mount, "--interval", "100ms", "--threshold", "0"],
+                                           socketPath: socket, stateDirectory: state)
+            if round > 0 {
+                // What the last run left is served at once, before the first sample.
+                let restored = try #require(try waitForAnswer(socket), "round \(round)")
+                #expect((restored["seq"] as? Int ?? 0) >= highestSeq || restored["state"] as? String == "fresh",
+                        "round \(round): seq \(String(describing: restored["seq"])) after \(highestSeq)")
+            }
+            usleep(UInt32.random(in: 0...250_000))
+            kill(daemon.process.processIdentifier, SIGKILL)
+            daemon.process.waitUntilExit()
+            kills += 1
+            guard let text = try? String(contentsOfFile: state + "/state.json", encoding: .utf8) else { continue }
+            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+            #expect(object?["format"] as? String == "usedspace-state", "round \(round): a torn state file: \(text.prefix(200))")
+            let snapshots = object?["snapshots"] as? [[String: Any]] ?? []
+            #expect(snapshots.count == 1)
+            let seq = snapshots.first?["seq"] as? Int ?? 0
+            #expect(seq >= highestSeq, "round \(round): the saved seq went back from \(highestSeq) to \(seq)")
+            highestSeq = max(highestSeq, seq)
+        }
+        #expect(kills == 200)
+        #expect(highestSeq > 50, "few publishes happened: \(highestSeq)")
+    }
+
+    private func waitForAnswer(_ socket: String) throws -> [String: Any]? {
+        var answer: [String: Any]?
+        waitUntil(seconds: 5) {
+            answer = try? ProtocolClient(path: socket).request("status json", timeout: 1).json
+            return answer != nil
+        }
+        return answer
+    }
+
+    @Test(Prerequisite.root, arguments: ["full", "read-only"])
+    func anUnwritableStateDirectoryIsLoggedOnceAndServingGoesOn(_ kind: String) throws {
+        let scratch = try ScratchDirectory("state-\(kind)")
+        let watched = try scratch.mountTmpfs(at: "watched", options: "size=64m")
+        let state = try scratch.mountTmpfs(at: "state", options: "size=16k")
+        if kind == "full" {
+            try? Data(count: 64 << 10).write(to: URL(fileURLWithPath: state + "/filler"))
+        } else {
+            try CommandRunner.shell("mount -o remount,ro \(quoted(state))")
+        }
+        let daemon = try DaemonProcess(arguments: ["--path", watched, "--interval", "100ms", "--threshold", "0"], stateDirectory: state)
+        try daemon.waitUntilAnswering()
+        for round in 0..<10 {
+            try Data(count: (round % 2 + 1) << 20).write(to: URL(fileURLWithPath: watched + "/churn"))
+            usleep(150_000)
+            #expect(Self.json(daemon)?["state"] as? String == "fresh")
+        }
+        let log = daemon.stderrText.value
+        #expect(log.components(separatedBy: "cannot save the state file").count == 2, "logged once: \(log)")
+        #expect(log.contains(kind == "full" ? "No space left on device" : "Read-only file system"))
+        if kind == "full" {
+            // The next publish after space comes back saves again.
+            try FileManager.default.removeItem(atPath: state + "/filler")
+            try FileManager.default.removeItem(atPath: watched + "/churn")
+            #expect(waitUntil(seconds: 5) { daemon.stderrText.value.contains("the state file is being saved again") })
+            #expect(FileManager.default.fileExists(atPath: state + "/state.json"))
+        }
+    }
+}
