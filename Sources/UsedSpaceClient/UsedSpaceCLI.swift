@@ -15,6 +15,7 @@ public enum UsedSpaceCLI {
           status   print the used percentage (and --details) once, then exit
           watch    print it again every time it changes: for status bars (i3bar, i3blocks,
                    polybar, waybar) and scripts
+          config   check the configuration file: usedspace config check
           help     show this help, or a command's help: usedspace help watch
 
         Options:
@@ -46,6 +47,8 @@ public enum UsedSpaceCLI {
             let options = try StatusOptions.parse(rest)
             if options.showHelp { return printHelp(StatusOptions.help) }
             return StatusCommand.run(options)
+        case "config":
+            return try ConfigCommand.run(rest)
         case "watch":
             let options = try WatchOptions.parse(rest)
             if options.showHelp { return printHelp(WatchOptions.help) }
@@ -55,6 +58,7 @@ public enum UsedSpaceCLI {
             case nil: return printHelp(help)
             case "status": return printHelp(StatusOptions.help)
             case "watch": return printHelp(WatchOptions.help)
+            case "config": return printHelp(ConfigCommand.help)
             case let other?: throw .unknownCommand(other)
             }
         case "-V", "--version":

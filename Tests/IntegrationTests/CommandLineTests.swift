@@ -21,9 +21,10 @@ import Testing
         let result = try Self.usedspace("status", "--details")
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.count == 5 && lines[4].isEmpty)
+        #expect(lines.count == 6 && lines[5].isEmpty)
         #expect(lines[0].wholeMatch(of: /\[[█░]{20}\] [ \d]{3}\.\d%/) != nil, "\(lines[0])")
         #expect(lines[1].hasPrefix("Used:\t") && lines[2].hasPrefix("Free:\t") && lines[3].hasPrefix("Total:\t"))
+        #expect(lines[4].wholeMatch(of: /Inodes:\t([\d,]+ used, [\d,]+ free|n\/a)/) != nil, "\(lines[4])")
         #expect(result.stderr.isEmpty)
     }
 

@@ -23,7 +23,7 @@ import Testing
         #expect(text.lines[0].wholeMatch(of: /\[[█░]{20}\] [ \d]{3}\.\d%/) != nil)
 
         let details = try client.request("status details")
-        #expect(details.lines.count == 4)
+        #expect(details.lines.count == 5)
         #expect(details.lines[1].hasPrefix("Used:\t") && details.lines[2].hasPrefix("Free:\t") && details.lines[3].hasPrefix("Total:\t"))
 
         let json = try #require(try client.request("status format=json").json)
@@ -66,7 +66,7 @@ import Testing
         let client = try ProtocolClient(path: daemon.socketPath)
         try client.send("status details\nhello\n")
         client.shutdownWriting()
-        #expect(try client.readFrame(timeout: 5)?.lines.count == 4)
+        #expect(try client.readFrame(timeout: 5)?.lines.count == 5)
         #expect(try client.readFrame(timeout: 5)?.header == "ok 1")
         #expect(client.isClosedByPeer(timeout: 2))
     }
@@ -76,8 +76,8 @@ import Testing
         let daemon = try Self.daemon()
         let result = try CommandRunner.run("/bin/sh", ["-c", "printf 'status details\\n' | socat -t 2 - UNIX-CONNECT:\(quoted(daemon.socketPath))"])
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.first == "ok 4")
-        #expect(lines.count == 5)
+        #expect(lines.first == "ok 5")
+        #expect(lines.count == 6)
     }
 
     @Test(Prerequisite.root) func subscribersGetEveryPublishAndNothingElse() throws {

@@ -171,3 +171,32 @@ import Testing
         #expect(line.contains("&lt;b&gt;&amp;"))
     }
 }
+
+@Suite struct MetricsTests {
+    @Test func labelValuesAreEscapedAndFailedSnapshotsHaveNoSizes() {
+        let failed = Snapshot(path: "/a\"b\\c\nd", mountPoint: nil, fileSystemType: nil, stats: nil, state: .failed, seq: 3,
+                              sampledAt: Timestamp(secondsSinceEpoch: 10), source: .daemon, error: "x")
+        let text = PrometheusTextRenderer.render([(failed, .init())])
+        #expect(text.contains(#"usedspace_up{path="/a\"b\\c\nd",mountpoint="",fstype=""} 0"#))
+        #expect(!text.contains("usedspace_size_bytes"))
+        #expect(text.contains("usedspace_snapshot_seq{path="))
+    }
+
+    @Test func timeToFullIsARangeOfTwoSeries() {
+        let snapshot = BarBlockTests.snapshot(used: 50, of: 100)
+        let text = PrometheusTextRenderer.render([(snapshot, .init(timeToFull: (lower: 3600, upper: 7200)))])
+        #expect(text.contains(#"usedspace_time_to_full_seconds{path="/home/u",mountpoint="/home",fstype="ext4",bound="lower"} 3600"#))
+        #expect(text.contains(#"bound="upper"} 7200"#))
+    }
+}
+
+@Suite struct ConfigurationCheckTests {
+    @Test func everyProblemIsReportedInLineOrder() {
+        let errors = Configuration.check("[daemon]\nintervall = 1\n[bar]\nwarn = x\n[zzz]\nk = v\nnot a line\n[prometheus]\ntextfile-dir = rel\n")
+        #expect(errors.map(\.line) == [2, 4, 6, 7, 9])
+    }
+
+    @Test func aValidFileHasNoProblems() {
+        #expect(Configuration.check("[daemon]\npath = ~\n[bar]\nwarn = 80%\n[prometheus]\ntextfile-dir = /var/lib/x\n").isEmpty)
+    }
+}

@@ -15,18 +15,38 @@ public struct ConfigFile: Equatable, Sendable {
     public static let maximumSize = 64 << 10
 
     public static func parse(_ text: String) throws(ConfigError) -> ConfigFile {
+        let (file, errors) = parseAll(text)
+        if let first = errors.first { throw first }
+        return file
+    }
+
+    /// Every line's syntax checked: the entries that parse, and an error for each that does
+    /// not (for `usedspace config check`, which reports them all).
+    public static func parseAll(_ text: String) -> (file: ConfigFile, errors: [ConfigError]) {
         guard text.utf8.count <= maximumSize else {
-            throw ConfigError(line: 0, message: "the file is larger than \(maximumSize / 1024) KiB; is it really the configuration?")
+            return (ConfigFile(entries: []), [ConfigError(line: 0, message: "the file is larger than \(maximumSize / 1024) KiB; is it really the configuration?")])
         }
         var entries: [Entry] = []
+        var errors: [ConfigError] = []
         var section = ""
         var number = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             number += 1
+            do {
+                if let entry = try parseLine(rawLine, number: number, section: &section) { entries.append(entry) }
+            } catch {
+                errors.append(error)
+            }
+        }
+        return (ConfigFile(entries: entries), errors)
+    }
+
+    private static func parseLine(_ rawLine: Substring, number: Int, section: inout String) throws(ConfigError) -> Entry? {
+        do {
             var line = Substring(rawLine)
             if line.hasSuffix("\r") { line = line.dropLast() }
             line = trimmed(line)
-            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { return nil }
             if line.contains(where: { ControlCharacters.isControl($0.unicodeScalars.first!) && $0 != "\t" }) {
                 throw ConfigError(line: number, message: "control characters are not allowed")
             }
@@ -34,11 +54,12 @@ public struct ConfigFile: Equatable, Sendable {
                 guard line.hasSuffix("]"), line.count > 2 else {
                     throw ConfigError(line: number, message: "a section header is a name in brackets, like [daemon]")
                 }
-                section = trimmed(line.dropFirst().dropLast()).lowercased()
-                guard section.allSatisfy({ $0.isLetter || $0 == "-" }) else {
-                    throw ConfigError(line: number, message: "'\(section)' is not a section name")
+                let name = trimmed(line.dropFirst().dropLast()).lowercased()
+                guard name.allSatisfy({ $0.isLetter || $0 == "-" }) else {
+                    throw ConfigError(line: number, message: "'\(ControlCharacters.replaced(in: name))' is not a section name")
                 }
-                continue
+                section = name
+                return nil
             }
             guard let equals = line.firstIndex(of: "=") else {
                 throw ConfigError(line: number, message: "expected 'key = value', a [section] or a # comment")
@@ -51,9 +72,8 @@ public struct ConfigFile: Equatable, Sendable {
                 throw ConfigError(line: number, message: "'\(key)' comes before any [section]")
             }
             let value = try unquoted(trimmed(line[line.index(after: equals)...]), line: number)
-            entries.append(Entry(section: section, key: String(key), value: value, line: number))
+            return Entry(section: section, key: String(key), value: value, line: number)
         }
-        return ConfigFile(entries: entries)
     }
 
     private static func trimmed(_ text: Substring) -> Substring {

@@ -1,12 +1,33 @@
 /// The whole configuration file, every section checked: what `usedspace config check`
 /// validates, what the daemon loads, and what `watch` takes its [bar] settings from.
 public struct Configuration: Equatable, Sendable {
-    public static let sections = ["daemon", "bar"]
+    public static let sections = ["daemon", "bar", "prometheus"]
 
     public var daemon = DaemonSettings()
     public var bar = BarOptions()
 
     public init() {}
+
+    /// Every problem of the file, in line order (empty when it is valid).
+    public static func check(_ text: String) -> [ConfigError] {
+        let (file, syntax) = ConfigFile.parseAll(text)
+        var errors = syntax
+        for entry in file.entries {
+            guard sections.contains(entry.section) else {
+                errors.append(ConfigError(line: entry.line, message: "unknown section [\(entry.section)]; the sections are \(sections.map { "[\($0)]" }.joined(separator: ", "))"))
+                continue
+            }
+            var scratch = Configuration()
+            let single = ConfigFile(entries: [entry])
+            do {
+                try scratch.daemon.apply(single)
+                try scratch.bar.apply(single)
+            } catch {
+                errors.append(error)
+            }
+        }
+        return errors.sorted { $0.line < $1.line }
+    }
 
     public static func parse(_ text: String) throws(ConfigError) -> Configuration {
         let file = try ConfigFile.parse(text)

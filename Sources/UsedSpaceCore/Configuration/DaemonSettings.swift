@@ -11,6 +11,8 @@ public struct DaemonSettings: Equatable, Sendable {
     public var maximumClients = 1024
     /// A connection that completes no request for this long, and is not subscribed, is closed.
     public var idleTimeoutMicroseconds: UInt64 = 10_000_000
+    /// Where to keep a node_exporter textfile (usedspace.prom) current; nil for none.
+    public var textfileDirectory: String?
 
     public init() {}
 
@@ -49,6 +51,17 @@ public struct DaemonSettings: Equatable, Sendable {
             }
         }
         if !paths.isEmpty { self.paths = paths }
+        for entry in file.entries where entry.section == "prometheus" {
+            switch entry.key {
+            case "textfile-dir":
+                guard entry.value.hasPrefix("/") else {
+                    throw ConfigError(line: entry.line, message: "textfile-dir '\(ControlCharacters.replaced(in: entry.value))' must be an absolute path")
+                }
+                textfileDirectory = entry.value
+            default:
+                throw ConfigError(line: entry.line, message: "unknown key '\(entry.key)' in [prometheus]; the key is textfile-dir")
+            }
+        }
     }
 
     struct SettingError: Error {

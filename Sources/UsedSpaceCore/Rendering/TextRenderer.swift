@@ -14,15 +14,33 @@ public enum TextRenderer {
         return line
     }
 
-    /// `Used:\t…`, `Free:\t…`, `Total:\t…` in file-style byte counts; Free is what the user
-    /// can still write (df's Avail), so with reserved blocks Used + Free < Total.
+    /// `Used:\t…`, `Free:\t…`, `Total:\t…` in file-style byte counts, then `Inodes:\t…`. Free is
+    /// what the user can still write (df's Avail), so with reserved blocks Used + Free < Total.
     public static func detailLines(_ snapshot: Snapshot) -> [String] {
         guard let stats = snapshot.stats else { return [] }
         return [
             "Used:\t" + ByteCountFormat.file(stats.usedBytes),
             "Free:\t" + ByteCountFormat.file(stats.freeBytes),
             "Total:\t" + ByteCountFormat.file(stats.totalBytes),
+            "Inodes:\t" + inodes(stats),
         ]
+    }
+
+    /// "405,580 used, 16,371,636 free", or "n/a" where the filesystem has no inode table
+    /// (btrfs reports 0 of them, which is not "100 % used").
+    static func inodes(_ stats: FilesystemStats) -> String {
+        guard let used = stats.usedInodes else { return "n/a" }
+        return grouped(used) + " used, " + grouped(stats.freeInodes) + " free"
+    }
+
+    static func grouped(_ value: UInt64) -> String {
+        let digits = Array(String(value))
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { text += "," }
+            text.append(digit)
+        }
+        return text
     }
 
     /// The status line, then the details when asked for, one per line, each ending in "\n".

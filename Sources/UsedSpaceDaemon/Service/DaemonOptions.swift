@@ -9,6 +9,7 @@ struct DaemonOptions: Equatable {
     var sampleTimeoutMicroseconds: UInt64?
     var maximumClients: Int?
     var idleTimeoutMicroseconds: UInt64?
+    var textfileDirectory: String?
     var socketPath: String?
     var stateDirectory: String?
     var configPath: String?
@@ -41,6 +42,8 @@ struct DaemonOptions: Equatable {
                                  $XDG_STATE_HOME/usedspace)
           --config FILE          read FILE instead of $XDG_CONFIG_HOME/usedspace/config
           --max-clients N        refuse connections beyond N at once (default 1024)
+          --textfile-dir DIR     keep DIR/usedspace.prom current for node_exporter's
+                                 textfile collector (Prometheus)
           --idle-timeout DURATION
                                  close a connection that sends no request for this
                                  long, unless it is subscribed (default 10s)
@@ -85,6 +88,8 @@ struct DaemonOptions: Equatable {
                     options.maximumClients = count
                 case "--idle-timeout":
                     options.idleTimeoutMicroseconds = try duration(name, scanner.value(of: name, inline: inline), DaemonSettings.idleTimeoutRange)
+                case "--textfile-dir":
+                    options.textfileDirectory = try absolute(name, scanner.value(of: name, inline: inline))
                 case "--socket":
                     options.socketPath = try absolute(name, scanner.value(of: name, inline: inline))
                 case "--state-dir":
@@ -132,6 +137,7 @@ struct DaemonOptions: Equatable {
         if let sampleTimeoutMicroseconds { settings.sampleTimeoutMicroseconds = sampleTimeoutMicroseconds }
         if let maximumClients { settings.maximumClients = maximumClients }
         if let idleTimeoutMicroseconds { settings.idleTimeoutMicroseconds = idleTimeoutMicroseconds }
+        if let textfileDirectory { settings.textfileDirectory = textfileDirectory }
         return settings
     }
 }

@@ -22,6 +22,8 @@ final class Manager: ClientConnectionDelegate {
     private var idleTimer: TimerEventSource?
     private var signalSources: [SignalEventSource] = []
     private var stateStore: StateStore?
+    /// The node_exporter textfile, when configured.
+    private var textfile: BackgroundFileWriter?
     private var server: SocketServer?
     private var connections: [ObjectIdentifier: ClientConnection] = [:]
     /// Requests that arrived before their path's first snapshot, and any that came after them
@@ -45,6 +47,7 @@ final class Manager: ClientConnectionDelegate {
         let store = try StateStore(directory: paths.stateDirectory, loop: loop, logger: logger)
         stateStore = store
         restored = store.load()
+        try openTextfile()
         sampleWakeSource = try IOEventSource(loop: loop, descriptor: sampleWake.descriptor, events: IOEvents.readable) { [unowned self] _ in
             self.collectSamples()
         }
@@ -124,7 +127,9 @@ final class Manager: ClientConnectionDelegate {
         logger.info("stopping")
         // The last publish queued a save; give it a moment to land before the process ends.
         let deadline = WallClock.monotonicNanoseconds() + 2_000_000_000
-        while stateStore?.isSaving == true && WallClock.monotonicNanoseconds() < deadline { usleep(10_000) }
+        while (stateStore?.isSaving == true || textfile?.isWriting == true) && WallClock.monotonicNanoseconds() < deadline {
+            usleep(10_000)
+        }
         for connection in Array(connections.values) { connection.close() }
         loop.exit(0)
     }
@@ -197,6 +202,7 @@ final class Manager: ClientConnectionDelegate {
         case .failed: logger.warning("sampling failed", metadata: metadata)
         }
         stateStore?.save(watches.compactMap(\.snapshot))
+        writeTextfile()
         if isReady { notifier.status(statusText) }
         for connection in connections.values {
             guard let subscription = connection.subscription, subscription.watch === watch else { continue }
@@ -205,6 +211,22 @@ final class Manager: ClientConnectionDelegate {
     }
 
     private var statusText: String { StatusText.describe(watches.map(\.snapshot)) }
+
+    private func openTextfile() throws {
+        guard let directory = settings.textfileDirectory else {
+            textfile = nil
+            return
+        }
+        guard textfile?.path != directory + "/usedspace.prom" else { return }
+        textfile = try BackgroundFileWriter(path: directory + "/usedspace.prom", what: "the Prometheus textfile", loop: loop, logger: logger)
+    }
+
+    private func writeTextfile() {
+        guard let textfile else { return }
+        textfile.write(PrometheusTextRenderer.render(watches.compactMap { watch in
+            watch.snapshot.map { ($0, PrometheusTextRenderer.Extras()) }
+        }))
+    }
 
     private func becomeReady() {
         isReady = true
@@ -251,7 +273,9 @@ final class Manager: ClientConnectionDelegate {
             watch.sampler.setInterval(microseconds: new.intervalMicroseconds)
         }
         server?.maximumClients = new.maximumClients
+        try openTextfile()
         for watch in added { try startSampling(watch) }
+        writeTextfile()
     }
 
     // MARK: - Clients

@@ -1,0 +1,67 @@
+import Logging
+import UsedSpaceSystem
+
+/// Replaces a file atomically on a background thread (fsync can take long, or hang on a
+/// network home), newest contents winning. A failure (full disk, read-only directory) is
+/// logged once until a write succeeds again; nothing else stops.
+final class BackgroundFileWriter {
+    let path: String
+    private let what: String
+    private let logger: Logger
+    private let wake: EventCounter
+    private let writer: BackgroundWorker<String, Result<Void, SystemError>>
+    private var source: IOEventSource?
+    private var failing = false
+
+    /// `what` names the file in log messages ("the state file").
+    init(path: String, what: String, loop: EventLoop, logger: Logger) throws {
+        self.path = path
+        self.what = what
+        self.logger = logger
+        let wake = try EventCounter()
+        self.wake = wake
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        writer = BackgroundWorker(wake: wake) { contents in
+            Result { () throws(SystemError) in
+                try AtomicFile.makeDirectories(directory)
+                try AtomicFile.write(contents, to: path)
+            }
+        }
+        source = try IOEventSource(loop: loop, descriptor: wake.descriptor, events: IOEvents.readable) { [unowned self] _ in
+            self.collectResults()
+        }
+    }
+
+    func write(_ contents: String) {
+        do {
+            try writer.submit(contents)
+        } catch {
+            reportFailure(error)
+        }
+    }
+
+    /// Whether a write is still queued or running (so a stopping daemon can wait for it).
+    var isWriting: Bool { writer.isBusy }
+
+    private func collectResults() {
+        wake.drain()
+        for result in writer.takeOutputs() {
+            switch result {
+            case .success:
+                if failing {
+                    logger.notice("\(what) is being saved again", metadata: ["file": "\(path)"])
+                    failing = false
+                }
+            case .failure(let error):
+                reportFailure(error)
+            }
+        }
+    }
+
+    private func reportFailure(_ error: SystemError) {
+        guard !failing else { return }
+        failing = true
+        logger.error("cannot save \(what); serving from memory, and not logging this again until a save succeeds",
+                     metadata: ["file": "\(path)", "reason": "\(error)"])
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// `usedspace config check`, and the Prometheus textfile checked by Prometheus's own tools.
+@Suite struct ConfigAndMetricsTests {
+    @Test func configCheckReportsEveryProblemWithItsLine() throws {
+        let directory = try ScratchDirectory("config-check")
+        let file = directory.subpath("config")
+        try "[daemon]\nintervall = 5s\npath = relative\ninterval = 2s\n[bar]\ncolor-warning = yellow\n[nope]\nx = 1\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(CommandRunner.usedspace, ["config", "check", "--config", file])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.map(String.init) == [
+            "\(file):2: unknown key 'intervall' in [daemon]; the keys are path, interval, threshold, sample-timeout, max-clients, idle-timeout",
+            "\(file):3: path 'relative' must be absolute or start with ~/",
+            "\(file):6: color-warning: 'yellow' is not a colour such as #FF0000 (or none)",
+            "\(file):8: unknown section [nope]; the sections are [daemon], [bar], [prometheus]",
+        ])
+    }
+
+    @Test func configCheckSummarisesAValidFile() throws {
+        let directory = try ScratchDirectory("config-valid")
+        let file = directory.subpath("config")
+        try "[daemon]\npath = ~\npath = /data\ninterval = 2s\nthreshold = 0.1%\n[bar]\nwarn = 80%\ncritical = 5GB\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(CommandRunner.usedspace, ["config", "check", "--config", file])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("watched paths: ~, /data"))
+        #expect(result.stdout.contains("interval: 2 s, threshold: 0.1% (1/1000)"))
+        #expect(result.stdout.contains("critical at: 5 GB free"))
+        let absent = try CommandRunner.run(CommandRunner.usedspace, ["config", "check"], environment: ["XDG_CONFIG_HOME": directory.subpath("none"), "HOME": "/root"])
+        #expect(absent.status == 0 && absent.stdout.contains("no configuration file; the defaults apply"))
+        let missing = try CommandRunner.run(CommandRunner.usedspace, ["config", "check", "--config", directory.subpath("missing")])
+        #expect(missing.status == 1 && missing.stderr.contains("No such file or directory"))
+        let huge = directory.subpath("huge")
+        try String(repeating: "# padding\n", count: 10_000).write(toFile: huge, atomically: true, encoding: .utf8)
+        let tooBig = try CommandRunner.run(CommandRunner.usedspace, ["config", "check", "--config", huge])
+        #expect(tooBig.status == 1 && tooBig.stderrLines.count == 1)
+    }
+
+    static func textfile(_ paths: [String], mountTmpfs: Bool) throws -> (DaemonProcess, String, ScratchDirectory) {
+        let scratch = try ScratchDirectory("textfile")
+        let metrics = scratch.subpath("metrics")
+        let daemon = try DaemonProcess(arguments: paths.flatMap { ["--path", $0] } + ["--interval", "200ms", "--textfile-dir", metrics])
+        try daemon.waitUntilAnswering()
+        #expect(waitUntil(seconds: 5) { FileManager.default.fileExists(atPath: metrics + "/usedspace.prom") })
+        return (daemon, metrics, scratch)
+    }
+
+    @Test(Prerequisite.enabled(Prerequisite.hasCommand("promtool"), "needs promtool (apt-get install prometheus)"))
+    func theTextfilePassesPromtool() throws {
+        let (daemon, metrics, directory) = try Self.textfile(["/", NSHomeDirectory()], mountTmpfs: false)
+        defer { withExtendedLifetime((daemon, directory)) {} }
+        let check = try CommandRunner.run("/bin/sh", ["-c", "promtool check metrics < \(quoted(metrics + "/usedspace.prom"))"])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let text = try String(contentsOfFile: metrics + "/usedspace.prom", encoding: .utf8)
+        #expect(text.contains("usedspace_avail_bytes{path=\"/\",mountpoint=\"/\",fstype="))
+        let home = URL(fileURLWithPath: NSHomeDirectory()).resolvingSymlinksInPath().path
+        #expect(text.contains("usedspace_up{path=\"\(home)\""))
+    }
+
+    /// A path with a quote, a backslash and a newline in it, scraped by a real node exporter.
+    @Test(Prerequisite.root, Prerequisite.enabled(Prerequisite.hasCommand("prometheus-node-exporter") && Prerequisite.hasCommand("curl"),
+                                                  "needs prometheus-node-exporter and curl"))
+    func nodeExporterServesTheMetrics() throws {
+        let scratch = try ScratchDirectory("node-exporter")
+        let odd = try scratch.mountTmpfs(at: "odd \"name\" \\ here", options: "size=10m")
+        let (daemon, metrics, directory) = try Self.textfile([odd], mountTmpfs: true)
+        defer { withExtendedLifetime((daemon, directory)) {} }
+        var port: Int32 = 0
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) } }
+        port = Int32(UInt16(bigEndian: address.sin_port))
+        close(probe)
+        let exporter = try SpawnedProcess("/usr/bin/prometheus-node-exporter", [
+            "--web.listen-address=127.0.0.1:\(port)", "--collector.disable-defaults", "--collector.textfile",
+            "--collector.textfile.directory=\(metrics)",
+        ], environment: [:], logFile: scratch.subpath("exporter.log"))
+        defer { withExtendedLifetime(exporter) {} }
+        var body = ""
+        #expect(waitUntil(seconds: 10) {
+            body = (try? CommandRunner.run("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/metrics"]).stdout) ?? ""
+            return body.contains("usedspace_size_bytes")
+        }, "\((try? String(contentsOfFile: scratch.subpath("exporter.log"), encoding: .utf8)) ?? "")")
+        #expect(body.contains("usedspace_size_bytes{fstype=\"tmpfs\",mountpoint=\"\(odd.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""))
+        // The exporter writes numbers its own way: 10 MiB is 1.048576e+07.
+        #expect(body.contains("usedspace_size_bytes") && body.contains("} 1.048576e+07"))
+        #expect(body.split(separator: "\n").contains("node_textfile_scrape_error 0"), "the exporter could not parse our file")
+    }
+}
