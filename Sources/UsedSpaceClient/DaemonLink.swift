@@ -4,7 +4,9 @@ import UsedSpaceSystem
 /// A subscription to usedspaced, read without blocking from `watch`'s poll loop.
 final class DaemonLink {
     enum Event {
-        case snapshot(Snapshot)
+        /// The snapshots of a frame: the answer to the subscription (every watched path
+        /// with `all`), or one update.
+        case snapshots([Snapshot], isAnswer: Bool)
         case refused(code: String, message: String)
         case closed
     }
@@ -57,10 +59,10 @@ final class DaemonLink {
                 case .error(let code, let message):
                     return .refused(code: code, message: message)
                 case .ok, .update:
-                    guard let line = frame.lines.first, let snapshot = try? SnapshotCodec.decode(line, source: .daemon) else {
-                        return .closed
-                    }
-                    return .snapshot(snapshot)
+                    let snapshots = frame.lines.compactMap { try? SnapshotCodec.decode($0, source: .daemon) }
+                    guard !snapshots.isEmpty, snapshots.count == frame.lines.count else { return .closed }
+                    if case .ok = frame.header { return .snapshots(snapshots, isAnswer: true) }
+                    return .snapshots(snapshots, isAnswer: false)
                 }
             }
         }

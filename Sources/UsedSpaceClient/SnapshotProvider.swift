@@ -8,19 +8,19 @@ enum SnapshotProvider {
     /// for socket activation to start the daemon, short enough not to freeze a status bar.
     static let daemonTimeoutNanoseconds: UInt64 = 1_000_000_000
 
-    /// The daemon's snapshot of `path` (canonical), or nil when no daemon answers or it does
-    /// not watch that path.
-    static func fromDaemon(path: String?) -> Snapshot? {
+    /// The daemon's snapshot of `path` (canonical), or of every path it watches (`all`);
+    /// nil when no daemon answers or it does not watch that path.
+    static func fromDaemon(path: String?, all: Bool = false) -> [Snapshot]? {
         guard let socket = DaemonConnection.socketPath else { return nil }
         // Nothing at the path: no daemon and no socket unit; skip the connect.
         guard (try? FileStatus.of(socket))?.isSocket == true else { return nil }
         do {
             let connection = try DaemonConnection(path: socket)
-            let view = ViewRequest(format: .snapshot, details: false, path: path)
+            let view = ViewRequest(format: .snapshot, details: false, path: path, all: all)
             let deadline = WallClock.monotonicNanoseconds() + daemonTimeoutNanoseconds
             let lines = try connection.request(view.requestLine(verb: "status"), deadline: deadline)
-            guard let line = lines.first else { return nil }
-            return try SnapshotCodec.decode(line, source: .daemon)
+            guard !lines.isEmpty else { return nil }
+            return try lines.map { line throws in try SnapshotCodec.decode(line, source: .daemon) }
         } catch {
             return nil
         }

@@ -3,6 +3,7 @@ import UsedSpaceCore
 /// `usedspace status [--path PATH] [--details] [--format FORMAT]`
 struct StatusOptions: Equatable {
     var path: String?
+    var all = false
     var details = false
     var format: OutputFormat = .text
     var noDaemon = false
@@ -10,7 +11,7 @@ struct StatusOptions: Equatable {
     var showHelp = false
 
     static let help = """
-        Usage: usedspace status [--path PATH] [--details] [--format FORMAT]
+        Usage: usedspace status [--path PATH | --all] [--details] [--format FORMAT]
 
         Print how full the filesystem holding PATH (default: your home directory) is, as a
         bar with the used percentage, counted the way df(1) counts it. The snapshot comes
@@ -18,6 +19,8 @@ struct StatusOptions: Equatable {
 
         Options:
           -p, --path PATH      measure the filesystem that holds PATH (any file or directory)
+          -a, --all            every path the daemon watches (without a daemon: the
+                               [daemon] paths of the configuration), one after another
           -d, --details        also print Used, Free (available to you) and Total
           -f, --format FORMAT  text (default), json (one object per line), or one update of a
                                status bar's format: i3bar, i3blocks, polybar, waybar
@@ -44,6 +47,9 @@ struct StatusOptions: Equatable {
                         throw .invalidValue(option: name, value: value, reason: "the path is empty", command: "usedspace status")
                     }
                     options.path = value
+                case "-a", "--all":
+                    try scanner.requireNoValue(name, inline: inline)
+                    options.all = true
                 case "-d", "--details":
                     try scanner.requireNoValue(name, inline: inline)
                     options.details = true
@@ -71,6 +77,9 @@ struct StatusOptions: Equatable {
                     throw .unknownOption(name, command: "usedspace status")
                 }
             }
+        }
+        if options.all && options.path != nil {
+            throw .invalidValue(option: "--all", value: "--path", reason: "--all and --path exclude each other", command: "usedspace status")
         }
         return options
     }

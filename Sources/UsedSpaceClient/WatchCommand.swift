@@ -3,18 +3,21 @@ import UsedSpaceSystem
 
 enum WatchCommand {
     static func run(_ options: WatchOptions) -> Int32 {
-        guard let path = options.path ?? ProcessEnvironment.homeDirectory else {
-            StandardStreams.error("usedspace: HOME is not set and /etc/passwd has no home directory for you; use --path PATH")
-            return ExitStatus.failure
-        }
         let (configuration, problem) = ClientConfiguration.load(explicitPath: options.configPath)
         if let problem { StandardStreams.error("usedspace: \(problem)") }
         let bar = options.barOptions(base: configuration.bar)
-        // The daemon knows its paths by their canonical form; realpath could hang on a dead
-        // mount, so a path under a network or FUSE mount is passed as written.
-        let requested = options.path == nil ? nil : IsolatedSampler.mayHangLexically(path) ? path : try? PathResolver.canonical(path)
+        let paths: [String]
+        switch TargetPaths.resolve(path: options.path, all: options.all, configuration: configuration) {
+        case .success(let resolved): paths = resolved
+        case .failure(let message):
+            StandardStreams.error("usedspace: \(message)")
+            return ExitStatus.failure
+        }
+        let targets = paths.map { path in
+            Watcher.Target(path: path, canonical: TargetPaths.canonical(path, given: options.path != nil || options.all), expanded: options.expanded)
+        }
         do {
-            return try Watcher(options: options, bar: bar, path: path, requestedPath: requested ?? (options.path == nil ? nil : path)).run()
+            return try Watcher(options: options, bar: bar, targets: targets, all: options.all).run()
         } catch {
             StandardStreams.error("usedspace: cannot watch: \(error)")
             return ExitStatus.failure

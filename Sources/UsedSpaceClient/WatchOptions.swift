@@ -3,6 +3,7 @@ import UsedSpaceCore
 /// `usedspace watch`: one line (or block) per published snapshot, for status bars.
 struct WatchOptions {
     var path: String?
+    var all = false
     var format: OutputFormat = .text
     var expanded = false
     var intervalMicroseconds: UInt64 = 5_000_000
@@ -30,6 +31,9 @@ struct WatchOptions {
 
         Options:
           -p, --path PATH          the filesystem holding PATH
+          -a, --all                every path the daemon watches (the [daemon] paths of
+                                   the configuration without a daemon); i3bar gets a
+                                   block each, the other bars one text for all
           -f, --format FORMAT      text (default), json, i3bar, i3blocks, polybar, waybar
           -d, --details            start with the details shown
               --warn LIMIT         warning colour from LIMIT on: a used percentage (80%)
@@ -71,6 +75,9 @@ struct WatchOptions {
                         throw .invalidValue(option: name, value: value, reason: "the formats are \(OutputFormat.names)", command: command)
                     }
                     options.format = format
+                case "-a", "--all":
+                    try scanner.requireNoValue(name, inline: inline)
+                    options.all = true
                 case "-d", "--details":
                     try scanner.requireNoValue(name, inline: inline)
                     options.expanded = true
@@ -102,6 +109,9 @@ struct WatchOptions {
                     throw .unknownOption(name, command: command)
                 }
             }
+        }
+        if options.all && options.path != nil {
+            throw .invalidValue(option: "--all", value: "--path", reason: "--all and --path exclude each other", command: command)
         }
         return options
     }

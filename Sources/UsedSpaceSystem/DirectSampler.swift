@@ -38,14 +38,21 @@ public enum DirectSampler {
     }
 
     /// Samples `path`, reusing `cached` when the path still leads to the same place; updates
-    /// `cached`. What a sampling thread calls every interval: a stat and a statvfs.
-    public static func sample(_ path: String, reusing cached: inout Resolution?) -> Sample {
+    /// `cached`. What a sampling thread calls every interval: a stat and a statvfs, the
+    /// statvfs shared with other threads' paths on the same filesystem within `sharedFor`
+    /// nanoseconds.
+    public static func sample(_ path: String, reusing cached: inout Resolution?, sharedFor maximumAge: UInt64 = 0) -> Sample {
+        func measured(_ resolution: Resolution) -> Sample {
+            measure(resolution, at: WallClock.now()) { path throws(SystemError) in
+                try SharedStatistics.shared.statistics(of: path, device: resolution.device, maximumAge: maximumAge)
+            }
+        }
         if let resolution = cached {
             guard let status = try? FileStatus.of(path), resolution.holds(for: status) else {
                 cached = nil
-                return sample(path, reusing: &cached)
+                return sample(path, reusing: &cached, sharedFor: maximumAge)
             }
-            let sample = measure(resolution, at: WallClock.now())
+            let sample = measured(resolution)
             if case .failed = sample { cached = nil }
             return sample
         }
@@ -54,7 +61,7 @@ public enum DirectSampler {
             return failed.sample
         case .success(let resolution):
             cached = resolution
-            return measure(resolution, at: WallClock.now())
+            return measured(resolution)
         }
     }
 
@@ -95,12 +102,15 @@ public enum DirectSampler {
     }
 
     /// The statvfs half of sampling, for a path whose mount is known.
-    public static func measure(_ resolution: Resolution, at time: Timestamp) -> Sample {
+    public static func measure(
+        _ resolution: Resolution, at time: Timestamp,
+        statistics: (String) throws(SystemError) -> FilesystemStats = { path throws(SystemError) in try FileSystemStatistics.of(path) }
+    ) -> Sample {
         let canonicalPath = resolution.canonicalPath
         let mount = resolution.mount
         let stats: FilesystemStats
         do {
-            stats = try FileSystemStatistics.of(canonicalPath)
+            stats = try statistics(canonicalPath)
         } catch {
             return .failed(
                 pathError(error, path: canonicalPath), path: canonicalPath,

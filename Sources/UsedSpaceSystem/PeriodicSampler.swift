@@ -9,7 +9,8 @@ import UsedSpaceCore
 ///
 /// A statvfs that hangs (a dead network mount) blocks only this thread, and no second
 /// sample of the path is started meanwhile; the owner sees `runningSince` and decides what a
-/// timeout means.
+/// timeout means. Samplers of paths on one filesystem share its statvfs (SharedStatistics):
+/// the filesystem is sampled once per interval.
 public final class PeriodicSampler: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()
@@ -115,7 +116,7 @@ public final class PeriodicSampler: @unchecked Sendable {
                 return true
             }
             guard keepGoing else { return }
-            let sample = DirectSampler.sample(path, reusing: &resolution)
+            let sample = DirectSampler.sample(path, reusing: &resolution, sharedFor: locked { interval / 2 })
             let now = WallClock.monotonicNanoseconds()
             let posted = locked { () -> Bool in
                 running = nil

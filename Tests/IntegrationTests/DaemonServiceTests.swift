@@ -94,7 +94,7 @@ struct DaemonServiceTests {
         let pid = try #require(Int32(try manager.property("usedspace.service", "MainPID")))
         kill(pid, SIGSTOP)
         defer { kill(pid, SIGCONT) }
-        let restarted = waitUntil(seconds: 20) {
+        let restarted = waitUntil(seconds: 40) {
             let newPID = Int32((try? manager.property("usedspace.service", "MainPID")) ?? "") ?? 0
             return newPID != 0 && newPID != pid && (try? manager.property("usedspace.service", "ActiveState")) == "active"
         }

@@ -54,3 +54,28 @@ public struct BarBlock: Equatable, Sendable {
         UInt128(value.numerator) * UInt128(limit.denominator) < UInt128(limit.numerator) * UInt128(value.denominator)
     }
 }
+
+extension BarBlock {
+    /// Several filesystems in one block, for bars that take one text per module (i3blocks,
+    /// polybar, waybar): the visible texts side by side, the most severe level's colour, the
+    /// details of each under its mount point.
+    public static func combined(_ blocks: [BarBlock], mountPoints: [String]) -> BarBlock? {
+        guard var result = blocks.first else { return nil }
+        guard blocks.count > 1 else { return result }
+        let visible = blocks.filter { !$0.hidden }
+        result.fullText = visible.map(\.fullText).joined(separator: "  ")
+        result.shortText = visible.map(\.shortText).joined(separator: " ")
+        result.details = zip(blocks, mountPoints).flatMap { block, mountPoint in [mountPoint + ":"] + block.details.map { "  " + $0 } }
+        func rank(_ block: BarBlock) -> Int { block.failed ? 3 : block.severity.rawValue }
+        let worst = blocks.max { rank($0) < rank($1) }!
+        result.severity = worst.severity
+        result.color = worst.color
+        result.urgent = blocks.contains(where: \.urgent)
+        result.hidden = visible.isEmpty
+        result.percentage = blocks.compactMap(\.percentage).max()
+        result.stale = blocks.contains(where: \.stale)
+        result.failed = blocks.contains(where: \.failed)
+        result.instance = ""
+        return result
+    }
+}

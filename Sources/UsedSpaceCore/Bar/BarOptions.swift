@@ -32,3 +32,16 @@ public struct BarOptions: Equatable, Sendable {
             && digits.allSatisfy { $0.isHexDigit }
     }
 }
+
+extension BarOptions {
+    /// With several filesystems in one bar, each block needs a name: the configured label,
+    /// or else the watched path, the home directory written "~".
+    public func labelled(for snapshot: Snapshot, among count: Int, home: String?) -> BarOptions {
+        guard count > 1, label.isEmpty else { return self }
+        var options = self
+        var name = snapshot.path
+        if let home, name == home || name.hasPrefix(home + "/") { name = "~" + name.dropFirst(home.count) }
+        options.label = name + " "
+        return options
+    }
+}

@@ -35,17 +35,22 @@ public struct ViewRequest: Equatable, Sendable {
     public var details: Bool
     /// A watched path (canonical); nil for the daemon's first (home) path.
     public var path: String?
+    /// Every watched path: the answer has one snapshot per path, and a subscription gets an
+    /// update for whichever path publishes.
+    public var all: Bool
 
-    public init(format: WireFormat = .rendered(.text), details: Bool = false, path: String? = nil) {
+    public init(format: WireFormat = .rendered(.text), details: Bool = false, path: String? = nil, all: Bool = false) {
         self.format = format
         self.details = details
         self.path = path
+        self.all = all
     }
 
     /// The request line that asks for this view, path percent-encoded.
     public func requestLine(verb: String) -> String {
         var line = verb + " format=" + format.name
         if details { line += " details" }
+        if all { line += " all" }
         if let path { line += " path=" + PercentEncoding.encode(path) }
         return line + "\n"
     }

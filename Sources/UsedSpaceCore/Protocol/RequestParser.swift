@@ -44,6 +44,8 @@ public enum RequestParser {
             switch (key, value) {
             case ("details", nil):
                 view.details = true
+            case ("all", nil):
+                view.all = true
             case ("format", let name?):
                 guard let format = WireFormat(name: name) else { return .failure(badFormat(name)) }
                 view.format = format
@@ -57,6 +59,9 @@ public enum RequestParser {
             default:
                 return .failure(RequestError(code: "bad-argument", message: "unknown argument '\(printable(argument))'; see 'help'"))
             }
+        }
+        if view.all && view.path != nil {
+            return .failure(RequestError(code: "bad-argument", message: "'all' and 'path=' exclude each other"))
         }
         return .success(view)
     }

@@ -28,8 +28,8 @@ final class ClientConnection {
     private(set) var inputEnded = false
     unowned let delegate: ClientConnectionDelegate
 
-    /// Set while the client is subscribed: which watch, in which view.
-    var subscription: (watch: Watch, view: ViewRequest)?
+    /// Set while the client is subscribed: which watch (nil: all of them), in which view.
+    var subscription: (watch: Watch?, view: ViewRequest)?
     /// When the connection last completed a request (or opened), for the idle sweep.
     var lastRequestAt: UInt64
 

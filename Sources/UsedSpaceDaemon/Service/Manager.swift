@@ -205,7 +205,7 @@ final class Manager: ClientConnectionDelegate {
         writeTextfile()
         if isReady { notifier.status(statusText) }
         for connection in connections.values {
-            guard let subscription = connection.subscription, subscription.watch === watch else { continue }
+            guard let subscription = connection.subscription, subscription.watch == nil || subscription.watch === watch else { continue }
             connection.send(ResponseFrame.update(watch.lines(for: subscription.view)))
         }
     }
@@ -333,6 +333,17 @@ final class Manager: ClientConnectionDelegate {
         case .quit:
             connection.send(ResponseFrame.ok([]))
             connection.finish()
+        case .status(let view), .subscribe(let view) where view.all:
+            guard watches.allSatisfy({ $0.snapshot != nil }) else {
+                waiting.append((connection, .success(request)))
+                return
+            }
+            if case .subscribe = request {
+                connection.subscription = (nil, view)
+            } else if connection.subscription?.watch == nil {
+                connection.subscription = nil
+            }
+            connection.send(ResponseFrame.ok(watches.flatMap { $0.lines(for: view) }))
         case .status(let view), .subscribe(let view):
             guard let watch = watch(for: view.path) else {
                 let watched = watches.map(\.path).joined(separator: ", ")
@@ -393,10 +404,11 @@ final class Manager: ClientConnectionDelegate {
         "usedspace protocol \(ProtocolVersion.current): one request per line; answers start with 'ok N' (N lines follow) or 'error CODE MESSAGE'",
         "hello                      protocol and daemon version",
         "ping                       answers pong",
-        "status [FORMAT] [details] [path=PATH]",
+        "status [FORMAT] [details] [path=PATH | all]",
         "                           the current snapshot; FORMAT: format=text (default), json, i3bar, i3blocks, polybar, waybar, snapshot",
-        "subscribe [FORMAT] [details] [path=PATH]",
+        "subscribe [FORMAT] [details] [path=PATH | all]",
         "                           the current snapshot, then 'update N' and N lines at every publish",
+        "                           (all: every watched path, and updates of whichever publishes)",
         "quit                       closes the connection",
         "PATH is absolute and percent-encoded (%20 for a space); without it, the first watched path",
     ]

@@ -1,0 +1,35 @@
+import UsedSpaceCore
+import UsedSpaceSystem
+
+/// Which paths a `status` or `watch` shows: `--path`, every watched path of the
+/// configuration (`--all`), or the home directory.
+enum TargetPaths {
+    struct Failure: Error { var message: String }
+
+    static func resolve(path: String?, all: Bool, configuration: Configuration) -> Result<[String], Failure> {
+        let home = ProcessEnvironment.homeDirectory
+        if let path { return .success([path]) }
+        if all {
+            let expanded = configuration.daemon.paths.compactMap { DaemonSettings.expand($0, home: home) }
+            guard expanded.count == configuration.daemon.paths.count else {
+                return .failure(Failure(message: "HOME is not set, so '~' in the configuration means nothing; set HOME"))
+            }
+            return .success(expanded)
+        }
+        guard let home else {
+            return .failure(Failure(message: "HOME is not set and /etc/passwd has no home directory for you; use --path PATH"))
+        }
+        return .success([home])
+    }
+
+    /// The daemon knows its paths by their canonical form; realpath could hang on a dead
+    /// mount, so a path under a network or FUSE mount is passed as written. nil for the
+    /// default path, which the daemon knows as its first.
+    static func canonical(_ path: String, given: Bool) -> String? {
+        guard given else { return nil }
+        return IsolatedSampler.mayHangLexically(path) ? path : (try? PathResolver.canonical(path)) ?? path
+    }
+}
+extension TargetPaths.Failure: CustomStringConvertible {
+    var description: String { message }
+}
