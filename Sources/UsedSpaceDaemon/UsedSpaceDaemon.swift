@@ -45,7 +45,7 @@ public enum UsedSpaceDaemon {
         let logger = Logger(label: "usedspaced")
 
         let paths: DaemonPaths
-        let settings: DaemonSettings
+        let settings: Configuration
         do {
             paths = try DaemonPaths.resolve(options)
             settings = try ConfigurationLoader(paths: paths, options: options).load()
@@ -63,7 +63,7 @@ public enum UsedSpaceDaemon {
         ProcessControl.raiseOpenFileLimit(to: UInt64(DaemonSettings.clientRange.upperBound + 64))
         do {
             let loop = try EventLoop()
-            let manager = try Manager(loop: loop, logger: logger, options: options, paths: paths, settings: settings)
+            let manager = try Manager(loop: loop, logger: logger, options: options, paths: paths, configuration: settings)
             try manager.start()
             let status = try loop.run()
             withExtendedLifetime(manager) {}

@@ -172,3 +172,93 @@ import Testing
         #expect(publisher.current?.state == .fresh)
     }
 }
+
+@Suite struct LowSpacePolicyTests {
+    /// A 100 GB filesystem with `free` GB available (no reserve).
+    static func snapshot(freeGB: UInt64, totalGB: UInt64 = 100, state: SnapshotState = .fresh) -> Snapshot {
+        Snapshot(path: "/home/u", mountPoint: "/home", fileSystemType: "ext4",
+                 stats: FilesystemStats(blockSize: 1_000_000, totalBlocks: totalGB * 1000, freeBlocks: freeGB * 1000, availableBlocks: freeGB * 1000),
+                 state: state, seq: 1, sampledAt: Timestamp(secondsSinceEpoch: 0), source: .daemon)
+    }
+
+    static let policy: LowSpacePolicy = {
+        var policy = LowSpacePolicy()
+        policy.freeBytes = 10_000_000_000 // 10 GB, so a 100 GB disk at 5 % qualifies
+        return policy
+    }()
+
+    @Test func lowNeedsBothAShareAndASize() {
+        var policy = LowSpacePolicy() // 5 % and 1 GiB
+        // 4 GB of 100 GB: 4 % but more than 1 GiB: not low (GNOME's rule).
+        #expect(policy.evaluate(Self.snapshot(freeGB: 4), alert: LowSpaceAlert(), now: 0).0 == .none)
+        // 1 GB of 10 GB: 10 %, under 1 GiB but not under 5 %: not low.
+        #expect(policy.evaluate(Self.snapshot(freeGB: 1, totalGB: 10), alert: LowSpaceAlert(), now: 0).0 == .none)
+        policy.freeShare = Fraction(numerator: 20, denominator: 100)
+        guard case .notify(let summary, let body) = policy.evaluate(Self.snapshot(freeGB: 1, totalGB: 10), alert: LowSpaceAlert(), now: 0).0 else {
+            Issue.record("expected a notification")
+            return
+        }
+        #expect(summary == "Low disk space on /home")
+        #expect(body == "Only 1 GB (10.0%) is free of 10 GB.")
+    }
+
+    @Test func notifiesAgainOnlyAfterAFurtherDropAndAPeriod() {
+        var alert = LowSpaceAlert()
+        var action: LowSpaceAction
+        (action, alert) = Self.policy.evaluate(Self.snapshot(freeGB: 5), alert: alert, now: 1000)
+        #expect(action != .none)
+        (action, alert) = Self.policy.evaluate(Self.snapshot(freeGB: 4), alert: alert, now: 1100)
+        #expect(action == .none, "a further drop, but within 10 minutes")
+        (action, alert) = Self.policy.evaluate(Self.snapshot(freeGB: 5), alert: alert, now: 2000)
+        #expect(action == .none, "no further drop")
+        (action, alert) = Self.policy.evaluate(Self.snapshot(freeGB: 4), alert: alert, now: 2000)
+        #expect(action != .none, "1 point less, 10 minutes on")
+    }
+
+    @Test func ignoreSnoozesAndRecoveryClearsIt() {
+        var alert = LowSpaceAlert()
+        var action: LowSpaceAction
+        (action, alert) = Self.policy.evaluate(Self.snapshot(freeGB: 5), alert: alert, now: 0)
+        alert = Self.policy.snoozed(alert, now: 10)
+        (action, alert) = Self.policy.evaluate(Self.snapshot(freeGB: 2), alert: alert, now: 5000)
+        #expect(action == .none, "snoozed for a day")
+        // Hovering just above the limit is not a recovery (margin of 1 point).
+        (action, alert) = Self.policy.evaluate(Self.snapshot(freeGB: 5), alert: alert, now: 6000)
+        #expect(action == .none)
+        #expect(alert.snoozedUntil > 0)
+        (action, alert) = Self.policy.evaluate(Self.snapshot(freeGB: 30), alert: alert, now: 7000)
+        #expect(action == .withdraw)
+        #expect(alert == LowSpaceAlert())
+        (action, alert) = Self.policy.evaluate(Self.snapshot(freeGB: 3), alert: alert, now: 8000)
+        #expect(action != .none, "low again after recovering")
+        (action, _) = Self.policy.evaluate(Self.snapshot(freeGB: 1), alert: Self.policy.snoozed(alert, now: 8000), now: 8000 + 86_400)
+        #expect(action != .none, "the snooze ends")
+    }
+
+    @Test func staleOrFailedSnapshotsDecideNothing() {
+        #expect(Self.policy.evaluate(Self.snapshot(freeGB: 1, state: .stale), alert: LowSpaceAlert(), now: 0).0 == .none)
+    }
+
+    @Test func alertsRoundTripAndGarbageIsRefused() throws {
+        var alert = LowSpaceAlert()
+        alert.active = true
+        alert.notifiedFreeShare = Fraction(numerator: 3, denominator: 100)
+        alert.notifiedAt = 1_795_000_000
+        alert.snoozedUntil = 1_795_086_400
+        let text = LowSpaceAlertCodec.encode(["/home/u": alert, "/a\"b": LowSpaceAlert()])
+        #expect(try LowSpaceAlertCodec.decode(text) == ["/home/u": alert, "/a\"b": LowSpaceAlert()])
+        for bad in ["", "[]", "{\"version\":2,\"alerts\":{}}", "{\"version\":1}"] {
+            #expect(throws: LowSpaceAlertCodec.Failure.self) { try LowSpaceAlertCodec.decode(bad) }
+        }
+    }
+
+    @Test func theNotifySectionIsApplied() throws {
+        let configuration = try Configuration.parse("[notify]\nfree-below = 10%\nfree-size-below = 5GB\nsnooze = 2h\nminimum-period = 1min\nenabled = no\n")
+        #expect(configuration.notify.freeShare == Fraction(numerator: 10, denominator: 100))
+        #expect(configuration.notify.freeBytes == 5_000_000_000)
+        #expect(configuration.notify.snooze == 7200)
+        #expect(configuration.notify.minimumPeriod == 60)
+        #expect(!configuration.notify.enabled)
+        #expect(Configuration.check("[notify]\nsnooze = 1s\nfree-below = 5\nenabled = maybe\nloud = yes\n").map(\.line) == [2, 3, 4, 5])
+    }
+}

@@ -1,10 +1,11 @@
 /// The whole configuration file, every section checked: what `usedspace config check`
 /// validates, what the daemon loads, and what `watch` takes its [bar] settings from.
 public struct Configuration: Equatable, Sendable {
-    public static let sections = ["daemon", "bar", "prometheus"]
+    public static let sections = ["daemon", "bar", "notify", "prometheus"]
 
     public var daemon = DaemonSettings()
     public var bar = BarOptions()
+    public var notify = LowSpacePolicy()
 
     public init() {}
 
@@ -22,6 +23,7 @@ public struct Configuration: Equatable, Sendable {
             do {
                 try scratch.daemon.apply(single)
                 try scratch.bar.apply(single)
+                try scratch.notify.apply(single)
             } catch {
                 errors.append(error)
             }
@@ -37,6 +39,7 @@ public struct Configuration: Equatable, Sendable {
         var configuration = Configuration()
         try configuration.daemon.apply(file)
         try configuration.bar.apply(file)
+        try configuration.notify.apply(file)
         return configuration
     }
 }

@@ -10,12 +10,13 @@ struct ConfigurationLoader {
         var description: String
     }
 
-    func load() throws(Failure) -> DaemonSettings {
-        var settings = DaemonSettings()
+    /// The configuration file with the command line's options applied to its [daemon] part.
+    func load() throws(Failure) -> Configuration {
+        var configuration = Configuration()
         if !paths.configFile.isEmpty {
             do {
                 let text = try FileContents.readText(paths.configFile, limit: ConfigFile.maximumSize)
-                settings = try Configuration.parse(text).daemon
+                configuration = try Configuration.parse(text)
             } catch let error as FileReadError {
                 if case .system(let system) = error, system.isNotFound, !paths.configIsExplicit {
                     // No configuration file is the normal case: defaults and options.
@@ -26,6 +27,7 @@ struct ConfigurationLoader {
                 throw Failure(description: "\(paths.configFile): \(error)")
             }
         }
-        return options.applied(to: settings)
+        configuration.daemon = options.applied(to: configuration.daemon)
+        return configuration
     }
 }

@@ -15,6 +15,11 @@ final class Manager: ClientConnectionDelegate {
     private let options: DaemonOptions
     private let paths: DaemonPaths
     private var settings: DaemonSettings
+    private var notifyPolicy: LowSpacePolicy
+    private var desktop: DesktopNotifier?
+    /// Low-space notification state by watched path, kept in the state directory.
+    private var alerts: [String: LowSpaceAlert] = [:]
+    private var alertsFile: BackgroundFileWriter?
     private var watches: [Watch] = []
     private var restored: [Snapshot] = []
     private let sampleWake: EventCounter
@@ -32,12 +37,13 @@ final class Manager: ClientConnectionDelegate {
     private var isReady = false
     private var isStopping = false
 
-    init(loop: EventLoop, logger: Logger, options: DaemonOptions, paths: DaemonPaths, settings: DaemonSettings) throws {
+    init(loop: EventLoop, logger: Logger, options: DaemonOptions, paths: DaemonPaths, configuration: Configuration) throws {
         self.loop = loop
         self.logger = logger
         self.options = options
         self.paths = paths
-        self.settings = settings
+        self.settings = configuration.daemon
+        self.notifyPolicy = configuration.notify
         sampleWake = try EventCounter()
     }
 
@@ -48,6 +54,7 @@ final class Manager: ClientConnectionDelegate {
         stateStore = store
         restored = store.load()
         try openTextfile()
+        try openAlerts()
         sampleWakeSource = try IOEventSource(loop: loop, descriptor: sampleWake.descriptor, events: IOEvents.readable) { [unowned self] _ in
             self.collectSamples()
         }
@@ -127,7 +134,8 @@ final class Manager: ClientConnectionDelegate {
         logger.info("stopping")
         // The last publish queued a save; give it a moment to land before the process ends.
         let deadline = WallClock.monotonicNanoseconds() + 2_000_000_000
-        while (stateStore?.isSaving == true || textfile?.isWriting == true) && WallClock.monotonicNanoseconds() < deadline {
+        while (stateStore?.isSaving == true || textfile?.isWriting == true || alertsFile?.isWriting == true)
+            && WallClock.monotonicNanoseconds() < deadline {
             usleep(10_000)
         }
         for connection in Array(connections.values) { connection.close() }
@@ -203,6 +211,7 @@ final class Manager: ClientConnectionDelegate {
         }
         stateStore?.save(watches.compactMap(\.snapshot))
         writeTextfile()
+        checkLowSpace(snapshot)
         if isReady { notifier.status(statusText) }
         for connection in connections.values {
             guard let subscription = connection.subscription, subscription.watch == nil || subscription.watch === watch else { continue }
@@ -211,6 +220,49 @@ final class Manager: ClientConnectionDelegate {
     }
 
     private var statusText: String { StatusText.describe(watches.map(\.snapshot)) }
+
+    // MARK: - Low-space notifications
+
+    private func openAlerts() throws {
+        let path = paths.stateDirectory + "/alerts.json"
+        alertsFile = try BackgroundFileWriter(path: path, what: "the alerts file", loop: loop, logger: logger)
+        if let text = try? FileContents.readText(path, limit: 1 << 20) {
+            do {
+                alerts = try LowSpaceAlertCodec.decode(text)
+            } catch {
+                logger.warning("ignoring the alerts file; it will be replaced", metadata: ["file": "\(path)", "reason": "\(error)"])
+            }
+        }
+        let desktop = DesktopNotifier(loop: loop, logger: logger)
+        desktop.onIgnore = { [unowned self] path in
+            self.alerts[path] = self.notifyPolicy.snoozed(self.alerts[path] ?? LowSpaceAlert(), now: WallClock.now().secondsSinceEpoch)
+            self.saveAlerts()
+        }
+        self.desktop = desktop
+    }
+
+    private func checkLowSpace(_ snapshot: Snapshot) {
+        let before = alerts[snapshot.path] ?? LowSpaceAlert()
+        let (action, after) = notifyPolicy.evaluate(snapshot, alert: before, now: WallClock.now().secondsSinceEpoch)
+        switch action {
+        case .none:
+            break
+        case .notify(let summary, let body):
+            logger.notice("low disk space", metadata: ["path": "\(snapshot.path)", "summary": "\(summary)"])
+            desktop?.show(path: snapshot.path, summary: summary, body: body)
+        case .withdraw:
+            logger.notice("disk space recovered", metadata: ["path": "\(snapshot.path)"])
+            desktop?.withdraw(path: snapshot.path)
+        }
+        if after != before {
+            alerts[snapshot.path] = after
+            saveAlerts()
+        }
+    }
+
+    private func saveAlerts() {
+        alertsFile?.write(LowSpaceAlertCodec.encode(alerts))
+    }
 
     private func openTextfile() throws {
         guard let directory = settings.textfileDirectory else {
@@ -240,7 +292,8 @@ final class Manager: ClientConnectionDelegate {
         notifier.reloading()
         do {
             let new = try ConfigurationLoader(paths: paths, options: options).load()
-            try apply(new)
+            try apply(new.daemon)
+            notifyPolicy = new.notify
             logger.notice("configuration reloaded", metadata: ["config": "\(paths.configFile)"])
         } catch {
             logger.error("configuration not reloaded; keeping the previous one", metadata: ["reason": "\(error)"])

@@ -1,0 +1,206 @@
+import CSystemd
+import Glibc
+import Logging
+
+/// Desktop notifications through the session bus (org.freedesktop.Notifications, with
+/// sd-bus attached to our event loop). The bus is opened when the first notification is
+/// due and reopened after it closes; without a session bus or a notification server, the
+/// problem is logged once and the daemon carries on.
+final class DesktopNotifier {
+    static let service = "org.freedesktop.Notifications"
+    static let objectPath = "/org/freedesktop/Notifications"
+
+    private let loop: EventLoop
+    private let logger: Logger
+    private var bus: OpaquePointer?
+    private var actionSlot: OpaquePointer?
+    private var closedSlot: OpaquePointer?
+    /// The server's id of the notification shown for each path.
+    private var shown: [String: UInt32] = [:]
+    private var failing = false
+    /// Called with the path whose notification's "Ignore" was chosen.
+    var onIgnore: (String) -> Void = { _ in }
+
+    init(loop: EventLoop, logger: Logger) {
+        self.loop = loop
+        self.logger = logger
+    }
+
+    deinit { closeBus() }
+
+    /// Shows a notification for `path`, replacing the one already shown for it.
+    func show(path: String, summary: String, body: String) {
+        guard let bus = openBus() else { return }
+        var message: OpaquePointer?
+        var result = sd_bus_message_new_method_call(bus, &message, Self.service, Self.objectPath, Self.service, "Notify")
+        if result >= 0, let message {
+            result = Self.appendNotify(message, replaces: shown[path] ?? 0, summary: summary, body: body)
+        }
+        guard result >= 0, let message else {
+            sd_bus_message_unref(message)
+            report("cannot build a notification", SystemdError(call: "sd_bus_message_append", errno: -result))
+            return
+        }
+        defer { sd_bus_message_unref(message) }
+        let context = Unmanaged.passRetained(CallContext(notifier: self, path: path)).toOpaque()
+        result = sd_bus_call_async(bus, nil, message, { reply, userdata, _ in
+            let context = Unmanaged<CallContext>.fromOpaque(userdata!).takeRetainedValue()
+            context.notifier?.received(reply, for: context.path)
+            return 0
+        }, context, 25_000_000)
+        if result < 0 {
+            Unmanaged<CallContext>.fromOpaque(context).release()
+            report("cannot send a notification", SystemdError(call: "sd_bus_call_async", errno: -result))
+        }
+    }
+
+    /// Takes down the notification shown for `path`, if any.
+    func withdraw(path: String) {
+        guard let id = shown.removeValue(forKey: path), let bus = openBus() else { return }
+        var message: OpaquePointer?
+        guard sd_bus_message_new_method_call(bus, &message, Self.service, Self.objectPath, Self.service, "CloseNotification") >= 0,
+              let message else { return }
+        defer { sd_bus_message_unref(message) }
+        var value = id
+        guard sd_bus_message_append_basic(message, Self.type("u"), &value) >= 0 else { return }
+        _ = sd_bus_call_async(bus, nil, message, nil, nil, 0)
+    }
+
+    // MARK: - The bus
+
+    private func openBus() -> OpaquePointer? {
+        if let bus, sd_bus_is_open(bus) > 0 { return bus }
+        closeBus()
+        var opened: OpaquePointer?
+        var result = sd_bus_open_user(&opened)
+        if result >= 0, let opened {
+            result = sd_bus_attach_event(opened, loop.event, 0)
+            if result >= 0 { result = matchSignals(opened) }
+        }
+        guard result >= 0, let opened else {
+            sd_bus_flush_close_unref(opened)
+            report("desktop notifications are unavailable (no session bus?)", SystemdError(call: "sd_bus_open_user", errno: -result))
+            return nil
+        }
+        bus = opened
+        return opened
+    }
+
+    private func matchSignals(_ bus: OpaquePointer) -> Int32 {
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        var result = sd_bus_match_signal(bus, &actionSlot, nil, Self.objectPath, Self.service, "ActionInvoked", { message, userdata, _ in
+            Unmanaged<DesktopNotifier>.fromOpaque(userdata!).takeUnretainedValue().actionInvoked(message)
+            return 0
+        }, userdata)
+        guard result >= 0 else { return result }
+        result = sd_bus_match_signal(bus, &closedSlot, nil, Self.objectPath, Self.service, "NotificationClosed", { message, userdata, _ in
+            Unmanaged<DesktopNotifier>.fromOpaque(userdata!).takeUnretainedValue().notificationClosed(message)
+            return 0
+        }, userdata)
+        return result
+    }
+
+    private func closeBus() {
+        actionSlot = sd_bus_slot_unref(actionSlot)
+        closedSlot = sd_bus_slot_unref(closedSlot)
+        if let bus { sd_bus_flush_close_unref(bus) }
+        bus = nil
+        shown = [:]
+    }
+
+    // MARK: - Replies and signals
+
+    private final class CallContext {
+        weak var notifier: DesktopNotifier?
+        let path: String
+        init(notifier: DesktopNotifier, path: String) {
+            self.notifier = notifier
+            self.path = path
+        }
+    }
+
+    private func received(_ reply: OpaquePointer?, for path: String) {
+        guard let reply else { return }
+        if sd_bus_message_is_method_error(reply, nil) > 0 {
+            let error = sd_bus_message_get_error(reply)
+            let name = error.flatMap { $0.pointee.name.map { String(cString: $0) } } ?? "unknown error"
+            let text = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? ""
+            reportMessage("the notification server refused a notification", reason: "\(name): \(text)")
+            return
+        }
+        var id: UInt32 = 0
+        guard sd_bus_message_read_basic(reply, Self.type("u"), &id) > 0 else { return }
+        shown[path] = id
+        if failing {
+            failing = false
+            logger.notice("desktop notifications work again")
+        }
+        logger.info("showed a low-space notification", metadata: ["path": "\(path)", "notification_id": "\(id)"])
+    }
+
+    private func actionInvoked(_ message: OpaquePointer?) {
+        var id: UInt32 = 0
+        var key: UnsafePointer<CChar>?
+        guard let message, sd_bus_message_read_basic(message, Self.type("u"), &id) > 0,
+              sd_bus_message_read_basic(message, Self.type("s"), &key) > 0, let key,
+              let path = shown.first(where: { $0.value == id })?.key
+        else { return }
+        if String(cString: key) == "ignore" {
+            logger.info("low-space notification ignored; snoozing", metadata: ["path": "\(path)"])
+            onIgnore(path)
+        }
+    }
+
+    private func notificationClosed(_ message: OpaquePointer?) {
+        var id: UInt32 = 0
+        guard let message, sd_bus_message_read_basic(message, Self.type("u"), &id) > 0 else { return }
+        if let path = shown.first(where: { $0.value == id })?.key { shown[path] = nil }
+    }
+
+    // MARK: - Helpers
+
+    /// Notify(s app_name, u replaces_id, s app_icon, s summary, s body, as actions,
+    /// a{sv} hints, i expire_timeout): never expiring, with an "Ignore" action.
+    private static func appendNotify(_ message: OpaquePointer, replaces: UInt32, summary: String, body: String) -> Int32 {
+        var replacesID = replaces
+        var urgency: UInt8 = 1
+        var timeout: Int32 = 0
+        let steps: [() -> Int32] = [
+            { sd_bus_message_append_basic(message, type("s"), "usedspace") },
+            { sd_bus_message_append_basic(message, type("u"), &replacesID) },
+            { sd_bus_message_append_basic(message, type("s"), "drive-harddisk") },
+            { summary.withCString { sd_bus_message_append_basic(message, type("s"), $0) } },
+            { body.withCString { sd_bus_message_append_basic(message, type("s"), $0) } },
+            { sd_bus_message_open_container(message, type("a"), "s") },
+            { sd_bus_message_append_basic(message, type("s"), "ignore") },
+            { sd_bus_message_append_basic(message, type("s"), "Ignore") },
+            { sd_bus_message_close_container(message) },
+            { sd_bus_message_open_container(message, type("a"), "{sv}") },
+            { sd_bus_message_open_container(message, type("e"), "sv") },
+            { sd_bus_message_append_basic(message, type("s"), "urgency") },
+            { sd_bus_message_open_container(message, type("v"), "y") },
+            { sd_bus_message_append_basic(message, type("y"), &urgency) },
+            { sd_bus_message_close_container(message) },
+            { sd_bus_message_close_container(message) },
+            { sd_bus_message_close_container(message) },
+            { sd_bus_message_append_basic(message, type("i"), &timeout) },
+        ]
+        for step in steps {
+            let result = step()
+            if result < 0 { return result }
+        }
+        return 0
+    }
+
+    private static func type(_ character: Unicode.Scalar) -> CChar { CChar(UInt8(character.value)) }
+
+    private func report(_ what: String, _ error: SystemdError) {
+        reportMessage(what, reason: error.description)
+    }
+
+    private func reportMessage(_ what: String, reason: String) {
+        guard !failing else { return }
+        failing = true
+        logger.warning("\(what); not logging this again until a notification is shown", metadata: ["reason": "\(reason)"])
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+/// Low-space desktop notifications through a real session bus (dbus-daemon) to a real
+/// notification server (dunst, under Xvfb).
+@Suite(.serialized, Prerequisite.root, Prerequisite.enabled(NotificationDesktop.available,
+                                                            "needs dbus-daemon, dunst (with dunstctl), dbus-send and Xvfb"))
+struct NotificationTests {
+    typealias Session = NotificationDesktop
+
+    static func fill(_ mount: String, percent: Int) throws {
+        try Data(count: 100 << 20 * percent / 100).write(to: URL(fileURLWithPath: mount + "/fill"))
+    }
+
+    static func shownCount(_ daemon: DaemonProcess) -> Int {
+        daemon.stderrText.value.components(separatedBy: "showed a low-space notification").count - 1
+    }
+
+    static func lastID(_ daemon: DaemonProcess) -> UInt32? {
+        daemon.stderrText.value.matches(of: /notification_id=(\d+)/).last.flatMap { UInt32($0.output.1) }
+    }
+
+    @Test func notifiesOnceThenAfterAFurtherDropSnoozesOnIgnoreAcrossRestartsAndClearsOnRecovery() throws {
+        let session = try Session()
+        let scratch = try ScratchDirectory("notify-fs")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
+        let config = scratch.subpath("config")
+        try "[notify]\nminimum-period = 1s\nagain-after-drop = 1%\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let state = scratch.subpath("state")
+        let environment = ["DBUS_SESSION_BUS_ADDRESS": session.busAddress]
+        func start() throws -> DaemonProcess {
+            let daemon = try DaemonProcess(arguments: ["--path", mount, "--interval", "100ms", "--config", config],
+                                           environment: environment, socketPath: scratch.subpath("s.sock"), stateDirectory: state)
+            try daemon.waitUntilAnswering()
+            return daemon
+        }
+
+        var daemon = try start()
+        try Self.fill(mount, percent: 90)
+        usleep(500_000)
+        #expect(Self.shownCount(daemon) == 0, "10 % free is not low")
+
+        try Self.fill(mount, percent: 96)
+        #expect(waitUntil(seconds: 5) { Self.shownCount(daemon) == 1 }, "\(daemon.stderrText.value)")
+        #expect(waitUntil(seconds: 5) { session.displayed == 1 })
+        let first = try session.shown()
+        #expect(first.first?.summary == "Low disk space on \(mount)")
+        #expect(first.first?.body.hasPrefix("Only ") == true && first.first?.body.hasSuffix("is free of 104.9 MB.") == true, "\(first)")
+
+        // A further drop of less than 1 point: nothing; of more, after the minimum period: again.
+        usleep(1_200_000)
+        try Data(count: 300 << 10).write(to: URL(fileURLWithPath: mount + "/more"))
+        usleep(500_000)
+        #expect(Self.shownCount(daemon) == 1)
+        try Data(count: 1_500 << 10).write(to: URL(fileURLWithPath: mount + "/more"))
+        #expect(waitUntil(seconds: 5) { Self.shownCount(daemon) == 2 })
+
+        // Ignore: no more notifications, even after a further drop and a restart.
+        let id = try #require(Self.lastID(daemon))
+        try session.sendAction("ignore", id: id)
+        #expect(waitUntil(seconds: 5) { daemon.stderrText.value.contains("low-space notification ignored; snoozing") })
+        #expect(waitUntil(seconds: 5) { (try? String(contentsOfFile: state + "/alerts.json", encoding: .utf8))?.contains("\"snoozed_until\":0") == false })
+        #expect(daemon.stop() == 0)
+        daemon = try start()
+        try Data(count: 2_600 << 10).write(to: URL(fileURLWithPath: mount + "/more"))
+        usleep(1_500_000)
+        #expect(Self.shownCount(daemon) == 0, "snoozed across the restart: \(daemon.stderrText.value)")
+
+        // Recovery clears the snooze; running low again notifies again.
+        try FileManager.default.removeItem(atPath: mount + "/more")
+        try Self.fill(mount, percent: 50)
+        #expect(waitUntil(seconds: 5) { daemon.stderrText.value.contains("disk space recovered") })
+        try Self.fill(mount, percent: 97)
+        #expect(waitUntil(seconds: 5) { Self.shownCount(daemon) == 1 })
+    }
+
+    @Test func withoutASessionBusItLogsOnceAndCarriesOn() throws {
+        let scratch = try ScratchDirectory("notify-nobus")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
+        try Self.fill(mount, percent: 97)
+        let daemon = try DaemonProcess(arguments: ["--path", mount, "--interval", "100ms"],
+                                       environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(scratch.path)/no-bus", "XDG_RUNTIME_DIR": scratch.path])
+        try daemon.waitUntilAnswering()
+        for size in [98, 99] {
+            try Self.fill(mount, percent: size)
+            usleep(300_000)
+        }
+        #expect(waitUntil(seconds: 5) { daemon.stderrText.value.contains("desktop notifications are unavailable") })
+        #expect(daemon.stderrText.value.components(separatedBy: "desktop notifications are unavailable").count == 2, "logged once")
+        #expect(try ProtocolClient(path: daemon.socketPath).request("ping").lines == ["pong"])
+    }
+}
+
+/// Xvfb, a session bus and dunst, torn down in reverse.
+final class NotificationDesktop {
+    static var available: Bool {
+        ["dbus-daemon", "dunst", "dunstctl", "dbus-send", "Xvfb"].allSatisfy(Prerequisite.hasCommand)
+    }
+
+
+    let directory: String
+    let busAddress: String
+    private var processes: [SpawnedProcess] = []
+
+    init() throws {
+        directory = try ScratchDirectory.make("notify")
+        busAddress = "unix:path=\(directory)/bus"
+        var display = 150
+        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") { display += 1 }
+        processes.append(try SpawnedProcess(I3Desktop.path("Xvfb"), [":\(display)", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
+                                            environment: [:], logFile: directory + "/xvfb.log"))
+        processes.append(try SpawnedProcess(I3Desktop.path("dbus-daemon"), ["--session", "--nofork", "--address=\(busAddress)"],
+                                            environment: [:], logFile: directory + "/dbus.log"))
+        guard waitUntil(seconds: 10, { FileManager.default.fileExists(atPath: "\(self.directory)/bus") && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)") }) else {
+            throw HarnessFailure("no session bus or X server")
+        }
+        processes.append(try SpawnedProcess(I3Desktop.path("dunst"), [], environment: [
+            "DISPLAY": ":\(display)", "DBUS_SESSION_BUS_ADDRESS": busAddress, "HOME": directory, "XDG_CONFIG_HOME": directory + "/config",
+        ], logFile: directory + "/dunst.log"))
+        guard waitUntil(seconds: 10, { (try? self.dunstctl("count", "displayed"))?.status == 0 }) else {
+            throw HarnessFailure("dunst did not come up: \((try? String(contentsOfFile: directory + "/dunst.log", encoding: .utf8)) ?? "")")
+        }
+    }
+
+    func dunstctl(_ arguments: String...) throws -> CommandResult {
+        try CommandRunner.run(I3Desktop.path("dunstctl"), arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress])
+    }
+
+    var displayed: Int { Int((try? dunstctl("count", "displayed").stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? "") ?? -1 }
+
+    /// Summaries and bodies of what dunst has shown (closing what is displayed first).
+    func shown() throws -> [(summary: String, body: String)] {
+        _ = try dunstctl("close-all")
+        usleep(200_000)
+        let history = try JSONSerialization.jsonObject(with: Data(try dunstctl("history").stdout.utf8)) as? [String: Any]
+        let entries = ((history?["data"] as? [[Any]])?.first as? [[String: Any]]) ?? []
+        return entries.map {
+            (((($0["summary"] as? [String: Any])?["data"]) as? String) ?? "", ((($0["body"] as? [String: Any])?["data"]) as? String) ?? "")
+        }
+    }
+
+    func sendAction(_ key: String, id: UInt32) throws {
+        let result = try CommandRunner.run(I3Desktop.path("dbus-send"), [
+            "--session", "--type=signal", "/org/freedesktop/Notifications", "org.freedesktop.Notifications.ActionInvoked",
+            "uint32:\(id)", "string:\(key)",
+        ], environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress])
+        guard result.status == 0 else { throw HarnessFailure("dbus-send: \(result.stderr)") }
+    }
+
+    deinit {
+        for process in processes.reversed() { process.stop(seconds: 5) }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
