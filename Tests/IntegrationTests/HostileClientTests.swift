@@ -52,6 +52,7 @@ import Testing
         #expect(answer?.header.hasPrefix("error too-long") == true || refused)
         #expect(client.isClosedByPeer(timeout: 5))
         let after = try #require(daemon.residentKilobytes)
+        print("measured: 10 MB line: RSS \(before) -> \(after) KiB")
         #expect(after - before < 2048, "RSS grew by \(after - before) KiB")
         #expect(try Self.answerTime(daemon) < 0.05)
     }
@@ -102,6 +103,7 @@ import Testing
             usleep(100_000)
         }
         let after = try #require(daemon.residentKilobytes)
+        print("measured: 20 subscribers that never read, 8 s of publishing: worst answer \(Int(worst * 1000)) ms, RSS \(before) -> \(after) KiB")
         #expect(worst < 0.05, "a well-behaved client waited \(worst) s")
         // 20 × (256 KiB backlog cap) would be 5 MiB; the kernel's socket buffers come first.
         #expect(after - before < 8192, "RSS grew by \(after - before) KiB")
@@ -136,6 +138,7 @@ import Testing
                 accepted += 1
             }
         }
+        print("measured: 2000 connections, limit 1000: refused \(refused), accepted \(accepted)")
         #expect(refused >= 990 && refused <= 1000, "refused \(refused)")
         #expect(accepted >= 1000)
         // Still answering, quickly, once some of the crowd leaves.
@@ -143,6 +146,7 @@ import Testing
         usleep(200_000)
         #expect(try Self.answerTime(daemon) < 0.05)
         let after = try #require(daemon.residentKilobytes)
+        print("measured: 2000 connections: RSS \(before) -> \(after) KiB")
         #expect(after - before < 16_384, "RSS grew by \(after - before) KiB")
         #expect(daemon.stderrText.value.components(separatedBy: "at the connection limit").count <= 3, "refusals are logged at most once per 10 s")
     }

@@ -38,6 +38,7 @@ import Testing
             #expect(Self.threads(daemon) <= threadsBefore, "no thread is added while a sample is stuck")
             usleep(50_000)
         }
+        print("measured: hung mount for 4 s: worst ping+status \(Int(worst * 1000)) ms, threads \(threadsBefore) -> \(Self.threads(daemon))")
         #expect(sawStale)
         #expect(worst < 0.05, "a request waited \(worst) s while the mount hung")
 
@@ -159,6 +160,7 @@ import Testing
             #expect(seq >= highestSeq, "round \(round): the saved seq went back from \(highestSeq) to \(seq)")
             highestSeq = max(highestSeq, seq)
         }
+        print("measured: \(kills) SIGKILLs while publishing, highest saved seq \(highestSeq), no torn state file")
         #expect(kills == 200)
         #expect(highestSeq > 50, "few publishes happened: \(highestSeq)")
     }
