@@ -176,15 +176,16 @@ import Testing
     @Test func labelValuesAreEscapedAndFailedSnapshotsHaveNoSizes() {
         let failed = Snapshot(path: "/a\"b\\c\nd", mountPoint: nil, fileSystemType: nil, stats: nil, state: .failed, seq: 3,
                               sampledAt: Timestamp(secondsSinceEpoch: 10), source: .daemon, error: "x")
-        let text = PrometheusTextRenderer.render([(failed, .init())])
+        let text = PrometheusTextRenderer.render([failed])
         #expect(text.contains(#"usedspace_up{path="/a\"b\\c\nd",mountpoint="",fstype=""} 0"#))
         #expect(!text.contains("usedspace_size_bytes"))
         #expect(text.contains("usedspace_snapshot_seq{path="))
     }
 
     @Test func timeToFullIsARangeOfTwoSeries() {
-        let snapshot = BarBlockTests.snapshot(used: 50, of: 100)
-        let text = PrometheusTextRenderer.render([(snapshot, .init(timeToFull: (lower: 3600, upper: 7200)))])
+        var snapshot = BarBlockTests.snapshot(used: 50, of: 100)
+        snapshot.timeToFull = TimeToFull(lowerSeconds: 3600, upperSeconds: 7200)
+        let text = PrometheusTextRenderer.render([snapshot])
         #expect(text.contains(#"usedspace_time_to_full_seconds{path="/home/u",mountpoint="/home",fstype="ext4",bound="lower"} 3600"#))
         #expect(text.contains(#"bound="upper"} 7200"#))
     }

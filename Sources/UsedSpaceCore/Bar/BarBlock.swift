@@ -32,7 +32,7 @@ public struct BarBlock: Equatable, Sendable {
                 "Used: " + ByteCountFormat.file(stats.usedBytes),
                 "Free: " + ByteCountFormat.file(stats.freeBytes),
                 "Total: " + ByteCountFormat.file(stats.totalBytes),
-            ]
+            ] + (snapshot.timeToFull.map { [$0.description] } ?? [])
             fullText = label + bar + percent + mark
             if expanded { fullText += "  " + details.joined(separator: " · ") }
             shortText = label + percent + (stale ? "?" : "")

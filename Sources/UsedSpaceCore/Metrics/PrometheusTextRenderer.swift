@@ -1,27 +1,13 @@
 /// The snapshots in Prometheus's text exposition format (version 0.0.4), for node_exporter's
 /// textfile collector: one gauge family per figure, a series per watched path.
 public enum PrometheusTextRenderer {
-    /// Extra figures for a snapshot that the snapshot itself does not carry.
-    public struct Extras: Equatable, Sendable {
-        /// Seconds until full, as a range; nil when there is no significant trend.
-        public var timeToFull: (lower: Int64, upper: Int64)?
-
-        public init(timeToFull: (lower: Int64, upper: Int64)? = nil) {
-            self.timeToFull = timeToFull
-        }
-
-        public static func == (lhs: Extras, rhs: Extras) -> Bool {
-            lhs.timeToFull?.lower == rhs.timeToFull?.lower && lhs.timeToFull?.upper == rhs.timeToFull?.upper
-        }
-    }
-
     struct Family {
         var name: String
         var help: String
         var series: [(labels: String, value: String)] = []
     }
 
-    public static func render(_ snapshots: [(snapshot: Snapshot, extras: Extras)]) -> String {
+    public static func render(_ snapshots: [Snapshot]) -> String {
         var families: [Family] = [
             Family(name: "usedspace_up", help: "1 when the last sample succeeded, 0 when it failed."),
             Family(name: "usedspace_stale", help: "1 when the numbers could not be confirmed by the last sample (a filesystem that does not answer), else 0."),
@@ -36,7 +22,7 @@ public enum PrometheusTextRenderer {
             Family(name: "usedspace_snapshot_timestamp_seconds", help: "When the numbers were sampled, in seconds since the epoch."),
         ]
         func add(_ index: Int, _ labels: String, _ value: String) { families[index].series.append((labels, value)) }
-        for (snapshot, extras) in snapshots {
+        for snapshot in snapshots {
             let labels = "path=\(quoted(snapshot.path)),mountpoint=\(quoted(snapshot.mountPoint ?? "")),fstype=\(quoted(snapshot.fileSystemType ?? ""))"
             add(0, labels, snapshot.state == .failed ? "0" : "1")
             add(1, labels, snapshot.state == .stale ? "1" : "0")
@@ -51,9 +37,9 @@ public enum PrometheusTextRenderer {
                     add(7, labels + ",state=\"free\"", String(stats.freeInodes))
                 }
             }
-            if let range = extras.timeToFull {
-                add(8, labels + ",bound=\"lower\"", String(range.lower))
-                add(8, labels + ",bound=\"upper\"", String(range.upper))
+            if let estimate = snapshot.timeToFull, snapshot.state == .fresh {
+                add(8, labels + ",bound=\"lower\"", String(estimate.lowerSeconds))
+                add(8, labels + ",bound=\"upper\"", String(estimate.upperSeconds))
             }
             add(9, labels, String(snapshot.seq))
             add(10, labels, String(snapshot.sampledAt.secondsSinceEpoch))

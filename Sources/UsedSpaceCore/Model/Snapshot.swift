@@ -15,10 +15,14 @@ public struct Snapshot: Equatable, Sendable {
     /// Why the snapshot is failed, or why it is stale (nil when stale only because it was
     /// loaded from disk and not yet re-sampled).
     public var error: String?
+    /// When the filesystem will be full at its trend, as of `sampledAt`; nil without a
+    /// significant trend (docs/time-to-full.md).
+    public var timeToFull: TimeToFull?
 
     public init(
         path: String, mountPoint: String?, fileSystemType: String?, stats: FilesystemStats?,
-        state: SnapshotState, seq: UInt64, sampledAt: Timestamp, source: SnapshotSource, error: String? = nil
+        state: SnapshotState, seq: UInt64, sampledAt: Timestamp, source: SnapshotSource, error: String? = nil,
+        timeToFull: TimeToFull? = nil
     ) {
         self.path = path
         self.mountPoint = mountPoint
@@ -29,6 +33,7 @@ public struct Snapshot: Equatable, Sendable {
         self.sampledAt = sampledAt
         self.source = source
         self.error = error
+        self.timeToFull = timeToFull
     }
 
     /// A fresh snapshot of a measurement.

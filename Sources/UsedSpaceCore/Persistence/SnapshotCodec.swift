@@ -39,6 +39,10 @@ public enum SnapshotCodec {
         json.add("seq", snapshot.seq)
         json.add("sampled_at", snapshot.sampledAt.rfc3339)
         json.add("error", snapshot.error)
+        if let estimate = snapshot.timeToFull {
+            json.add("full_lower_seconds", Int(estimate.lowerSeconds))
+            json.add("full_upper_seconds", Int(estimate.upperSeconds))
+        }
         return json.finish()
     }
 
@@ -80,6 +84,12 @@ public enum SnapshotCodec {
             stats = parsed
         }
         if state != .failed && stats == nil { throw .missing("total_blocks") }
+        var timeToFull: TimeToFull?
+        if value["full_lower_seconds"] != nil || value["full_upper_seconds"] != nil {
+            let lower = try count("full_lower_seconds", in: value), upper = try count("full_upper_seconds", in: value)
+            guard lower <= upper, upper <= UInt64(Int64.max) else { throw .invalid("full_upper_seconds", reason: "is below full_lower_seconds") }
+            timeToFull = TimeToFull(lowerSeconds: Int64(lower), upperSeconds: Int64(upper))
+        }
         return Snapshot(
             path: path,
             mountPoint: try optionalString("mountpoint", in: value),
@@ -89,7 +99,8 @@ public enum SnapshotCodec {
             seq: try count("seq", in: value),
             sampledAt: sampledAt,
             source: source,
-            error: try optionalString("error", in: value)
+            error: try optionalString("error", in: value),
+            timeToFull: timeToFull
         )
     }
 

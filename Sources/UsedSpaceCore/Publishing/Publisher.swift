@@ -21,6 +21,15 @@ public struct Publisher: Sendable {
         }
     }
 
+    /// Sets the current snapshot's time-to-full estimate; with `republish`, as a new snapshot
+    /// (the next seq), for an estimate that changed while the numbers did not.
+    public mutating func setTimeToFull(_ estimate: TimeToFull?, republish: Bool) {
+        guard var snapshot = current, snapshot.stats != nil else { return }
+        snapshot.timeToFull = estimate
+        if republish { snapshot.seq &+= 1 }
+        current = snapshot
+    }
+
     /// Applies one sample; when the decision publishes, `current` is the new snapshot.
     @discardableResult
     public mutating func accept(_ sample: Sample) -> PublishDecision {

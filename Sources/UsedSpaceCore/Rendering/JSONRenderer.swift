@@ -17,6 +17,15 @@ public enum JSONRenderer {
         json.add("total_inodes", stats.flatMap { $0.totalInodes > 0 ? $0.totalInodes : nil })
         json.add("used_inodes", stats?.usedInodes)
         json.add("free_inodes", stats.flatMap { $0.totalInodes > 0 ? $0.freeInodes : nil })
+        if let estimate = snapshot.timeToFull {
+            var range = JSONObjectWriter()
+            range.add("lower_seconds", Int(estimate.lowerSeconds))
+            range.add("upper_seconds", Int(estimate.upperSeconds))
+            range.add("text", estimate.description)
+            json.addRaw("time_to_full", range.finish())
+        } else {
+            json.addRaw("time_to_full", "null")
+        }
         json.add("seq", snapshot.seq)
         json.add("sampled_at", snapshot.sampledAt.rfc3339)
         json.add("state", snapshot.state.rawValue)

@@ -20,6 +20,13 @@ final class Manager: ClientConnectionDelegate {
     /// Low-space notification state by watched path, kept in the state directory.
     private var alerts: [String: LowSpaceAlert] = [:]
     private var alertsFile: BackgroundFileWriter?
+    private var historyFile: BackgroundFileWriter?
+    private var histories: [String: UsageHistory] = [:]
+    /// Every 15 minutes: a point in each history even when nothing changed (the estimate
+    /// reads the history as a step function), a fresh estimate, and the history saved.
+    private var heartbeat: TimerEventSource?
+    static let heartbeatMicroseconds: UInt64 = 15 * 60 * 1_000_000
+    private let estimator = TimeToFullEstimator()
     private var watches: [Watch] = []
     private var restored: [Snapshot] = []
     private let sampleWake: EventCounter
@@ -55,6 +62,7 @@ final class Manager: ClientConnectionDelegate {
         restored = store.load()
         try openTextfile()
         try openAlerts()
+        try openHistory()
         sampleWakeSource = try IOEventSource(loop: loop, descriptor: sampleWake.descriptor, events: IOEvents.readable) { [unowned self] _ in
             self.collectSamples()
         }
@@ -82,10 +90,15 @@ final class Manager: ClientConnectionDelegate {
         guard let path = DaemonSettings.expand(configuredPath, home: ProcessEnvironment.homeDirectory) else {
             throw DaemonFailure("cannot expand '\(configuredPath)': HOME is not set")
         }
+        let canonical = try? PathResolver.canonical(path)
         let watch = Watch(
             configuredPath: configuredPath, path: path, policy: PublishPolicy(threshold: settings.threshold),
-            restoring: restored.first { $0.path == path || $0.path == (try? PathResolver.canonical(path)) },
+            restoring: restored.first { $0.path == path || $0.path == canonical },
             intervalMicroseconds: settings.intervalMicroseconds, wake: sampleWake)
+        if let history = histories[canonical ?? path] ?? histories[path] {
+            watch.history = history
+            watch.historyFileSystem = watch.snapshot.map(Self.fileSystemIdentity)
+        }
         watch.checkTimer = try TimerEventSource(loop: loop, accuracyMicroseconds: 100_000) { [unowned self, unowned watch] in
             self.checkSampler(of: watch)
         }
@@ -134,7 +147,9 @@ final class Manager: ClientConnectionDelegate {
         logger.info("stopping")
         // The last publish queued a save; give it a moment to land before the process ends.
         let deadline = WallClock.monotonicNanoseconds() + 2_000_000_000
-        while (stateStore?.isSaving == true || textfile?.isWriting == true || alertsFile?.isWriting == true)
+        saveHistory()
+        while (stateStore?.isSaving == true || textfile?.isWriting == true || alertsFile?.isWriting == true
+               || historyFile?.isWriting == true)
             && WallClock.monotonicNanoseconds() < deadline {
             usleep(10_000)
         }
@@ -190,7 +205,8 @@ final class Manager: ClientConnectionDelegate {
         if !isReady && watches.allSatisfy(\.hasSampled) { becomeReady() }
     }
 
-    private func publish(_ watch: Watch) {
+    private func publish(_ watch: Watch, recordingPoint: Bool = true) {
+        if recordingPoint && watch.snapshot?.state == .fresh { estimateTimeToFull(watch, recordingPoint: true) }
         guard let snapshot = watch.snapshot else { return }
         watch.renderings = [:]
         var metadata: Logger.Metadata = [
@@ -220,6 +236,68 @@ final class Manager: ClientConnectionDelegate {
     }
 
     private var statusText: String { StatusText.describe(watches.map(\.snapshot)) }
+
+    // MARK: - Time to full
+
+    static func fileSystemIdentity(_ snapshot: Snapshot) -> String {
+        "\(snapshot.mountPoint ?? "") \(snapshot.fileSystemType ?? "") \(snapshot.stats?.totalBytes ?? 0)"
+    }
+
+    private func openHistory() throws {
+        let path = paths.stateDirectory + "/history"
+        historyFile = try BackgroundFileWriter(path: path, what: "the history file", loop: loop, logger: logger)
+        if let text = try? FileContents.readText(path, limit: HistoryFile.maximumSize) {
+            let (loaded, problems) = HistoryFile.decode(text)
+            histories = loaded
+            for problem in problems {
+                logger.warning("skipping part of the history file", metadata: ["file": "\(path)", "reason": "\(problem)"])
+            }
+        }
+        heartbeat = try TimerEventSource(loop: loop, accuracyMicroseconds: 60_000_000) { [unowned self] in
+            self.beat()
+        }
+        heartbeat?.schedule(afterMicroseconds: Self.heartbeatMicroseconds)
+    }
+
+    /// Adds the current free space to the watch's history (a new filesystem at the path
+    /// starts a new one) and updates the snapshot's estimate. Returns whether the estimate,
+    /// as people read it, changed.
+    @discardableResult
+    private func estimateTimeToFull(_ watch: Watch, recordingPoint: Bool, at time: Timestamp? = nil) -> Bool {
+        guard let snapshot = watch.snapshot, snapshot.state == .fresh, let stats = snapshot.stats else { return false }
+        let identity = Self.fileSystemIdentity(snapshot)
+        if let known = watch.historyFileSystem, known != identity {
+            // Another filesystem at the path (a disk swapped): its past says nothing.
+            watch.history = UsageHistory()
+        }
+        watch.historyFileSystem = identity
+        let now = (time ?? snapshot.sampledAt).secondsSinceEpoch
+        if recordingPoint { watch.history.append(secondsSinceEpoch: now, availableBytes: stats.freeBytes) }
+        let (total, overflow) = stats.usedBytes.addingReportingOverflow(stats.freeBytes)
+        let estimate = estimator.estimate(watch.history, now: now, totalBytes: overflow ? .max : total)
+        let changed = estimate?.description != snapshot.timeToFull?.description
+        watch.publisher.setTimeToFull(estimate, republish: false)
+        histories[snapshot.path] = watch.history
+        return changed
+    }
+
+    private func beat() {
+        let now = WallClock.now()
+        for watch in watches {
+            guard watch.snapshot?.state == .fresh else { continue }
+            if estimateTimeToFull(watch, recordingPoint: true, at: now) {
+                // Same numbers, another outlook: worth a new snapshot.
+                watch.publisher.setTimeToFull(watch.snapshot?.timeToFull, republish: true)
+                publish(watch, recordingPoint: false)
+            }
+        }
+        saveHistory()
+        heartbeat?.schedule(afterMicroseconds: Self.heartbeatMicroseconds)
+    }
+
+    private func saveHistory() {
+        historyFile?.write(HistoryFile.encode(histories.filter { entry in watches.contains { $0.snapshot?.path == entry.key } }))
+    }
 
     // MARK: - Low-space notifications
 
@@ -275,9 +353,7 @@ final class Manager: ClientConnectionDelegate {
 
     private func writeTextfile() {
         guard let textfile else { return }
-        textfile.write(PrometheusTextRenderer.render(watches.compactMap { watch in
-            watch.snapshot.map { ($0, PrometheusTextRenderer.Extras()) }
-        }))
+        textfile.write(PrometheusTextRenderer.render(watches.compactMap(\.snapshot)))
     }
 
     private func becomeReady() {
@@ -386,7 +462,8 @@ final class Manager: ClientConnectionDelegate {
         case .quit:
             connection.send(ResponseFrame.ok([]))
             connection.finish()
-        case .status(let view), .subscribe(let view) where view.all:
+        // (A `where` clause would apply to the last pattern only: hence the two cases.)
+        case .status(let view) where view.all, .subscribe(let view) where view.all:
             guard watches.allSatisfy({ $0.snapshot != nil }) else {
                 waiting.append((connection, .success(request)))
                 return

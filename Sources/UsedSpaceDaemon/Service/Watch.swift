@@ -15,6 +15,9 @@ final class Watch {
     var hasSampled = false
     /// Set when the running sample outlived the timeout; the late result is still applied.
     var timedOut = false
+    /// Free space over time, for the time-to-full estimate, and the filesystem it is of.
+    var history = UsageHistory()
+    var historyFileSystem: String?
     /// Renderings of the current snapshot by view, so a publish to a thousand subscribers
     /// renders each view once. Cleared whenever the snapshot changes.
     var renderings: [String: [String]] = [:]
