@@ -54,3 +54,13 @@ let package = Package(
         ),
     ]
 )
+
+// libFuzzer targets for the parsers of untrusted input, Fuzz/<Name>/ → product Fuzz<Name>.
+// Part of the package only with USEDSPACE_FUZZ=1, built by bench/fuzz.sh with
+// `swift build -c release --sanitize=fuzzer --scratch-path .build-fuzz --product Fuzz<Name>`.
+if Context.environment["USEDSPACE_FUZZ"] == "1" {
+    for name in ["RequestParser", "ClickEventDecoder", "JSONParser", "ResponseFrameDecoder", "Configuration", "SnapshotCodec", "UsageHistory"] {
+        package.targets.append(.executableTarget(name: "Fuzz\(name)", dependencies: ["UsedSpaceCore"], path: "Fuzz/\(name)"))
+        package.products.append(.executable(name: "Fuzz\(name)", targets: ["Fuzz\(name)"]))
+    }
+}

@@ -201,3 +201,37 @@ import Testing
         #expect(Configuration.check("[daemon]\npath = ~\n[bar]\nwarn = 80%\n[prometheus]\ntextfile-dir = /var/lib/x\n").isEmpty)
     }
 }
+
+/// Inputs the fuzzers found (Fuzz/Crashes), kept as tests.
+@Suite struct FuzzerFindingsTests {
+    @Test func aHugeSizeWithAFractionIsRefusedNotACrash() {
+        #expect(ByteSizeParser.parse("18446.8PB") == nil)
+        #expect(ByteSizeParser.parse("18446744073709.6M") == nil)
+        #expect(Configuration.check("[bar]\ncritical = 18446.8PB\n").count == 1)
+    }
+
+    @Test func aConfigurationWithCRLFLineEndsReadsLikeOneWithLF() throws {
+        let unix = try Configuration.parse("[bar]\nwarn = 60%\n[daemon]\ninterval = 2s\n")
+        let windows = try Configuration.parse("[bar]\r\nwarn = 60%\r\n[daemon]\r\ninterval = 2s\r\n")
+        #expect(unix == windows)
+        #expect(Configuration.check("[bar]\r\nwarning = 1\r\n").first?.line == 2)
+    }
+
+    @Test func aCRLFInsideABodyLineCannotBreakAFrame() throws {
+        var decoder = ResponseFrameDecoder()
+        let frames = try decoder.feed(Array(ResponseFrame.ok(["a\r\nb", "c"]).utf8))
+        #expect(frames.count == 1)
+        #expect(frames.first?.lines.count == 3)
+    }
+
+    @Test func timesOutsideFourDigitYearsAreRefused() {
+        #expect(Timestamp(rfc3339: "0000-01-01T00:00:00+00:01") == nil)
+        #expect(Timestamp(rfc3339: "9999-12-31T23:59:59-00:01") == nil)
+        #expect(Timestamp(rfc3339: "0000-01-01T00:00:00Z")?.rfc3339 == "0000-01-01T00:00:00Z")
+        #expect(Timestamp(rfc3339: "9999-12-31T23:59:59Z")?.rfc3339 == "9999-12-31T23:59:59Z")
+    }
+
+    @Test func c1ControlsAreEscapedInJSON() {
+        #expect(JSONObjectWriter.quoted("a\u{85}b") == "\"a\\u0085b\"")
+    }
+}

@@ -29,7 +29,10 @@ public enum ByteSizeParser {
             var scale = factor
             for digit in parts[1].utf8 {
                 scale /= 10
-                bytes += UInt64(digit - UInt8(ascii: "0")) * scale
+                // "18446.8PB" passes the multiplication above and overflows here.
+                let (sum, overflow) = bytes.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")) * scale)
+                guard !overflow else { return nil }
+                bytes = sum
             }
         }
         return bytes

@@ -30,7 +30,8 @@ public struct ConfigFile: Equatable, Sendable {
         var errors: [ConfigError] = []
         var section = ""
         var number = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is a single Character: split on both, or a CRLF file is one long line.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             number += 1
             do {
                 if let entry = try parseLine(rawLine, number: number, section: &section) { entries.append(entry) }

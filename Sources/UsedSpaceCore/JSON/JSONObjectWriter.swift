@@ -36,8 +36,8 @@ public struct JSONObjectWriter {
 
     public func finish() -> String { text + "}" }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped; all other
-    /// characters, non-ASCII included, written as UTF-8.
+    /// A JSON string literal: quotes, backslashes and control characters (C0, DEL, C1, the
+    /// line and paragraph separators) escaped; all other characters written as UTF-8.
     public static func quoted(_ string: String) -> String {
         var out = "\""
         out.unicodeScalars.reserveCapacity(string.unicodeScalars.count + 2)
@@ -50,7 +50,7 @@ public struct JSONObjectWriter {
             case "\t": out += "\\t"
             case "\u{08}": out += "\\b"
             case "\u{0C}": out += "\\f"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}" || scalar == "\u{2029}":
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}":
                 out += "\\u" + hex4(scalar.value)
             default:
                 out.unicodeScalars.append(scalar)

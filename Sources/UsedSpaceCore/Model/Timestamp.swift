@@ -58,8 +58,14 @@ public struct Timestamp: Equatable, Hashable, Comparable, Sendable {
             return nil
         }
         let days = Self.daysSinceEpoch(year: year, month: month, day: day)
-        secondsSinceEpoch = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset
+        // An offset can carry a four-digit year out of 0000…9999, which RFC 3339 cannot write.
+        guard Self.representable.contains(seconds) else { return nil }
+        secondsSinceEpoch = seconds
     }
+
+    /// 0000-01-01T00:00:00Z … 9999-12-31T23:59:59Z.
+    static let representable: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
 
     private static func number(_ digits: ArraySlice<UInt8>) -> Int64? {
         var value: Int64 = 0

@@ -15,9 +15,17 @@ public enum ResponseFrame {
     }
 
     private static func frame(_ word: String, _ lines: [String]) -> String {
-        // A stray newline inside a line would desynchronise the reader: split it instead.
-        let body = lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+        let body = bodyLines(lines)
         return "\(word) \(body.count)\n" + body.map { $0 + "\n" }.joined()
+    }
+
+    /// The lines a frame carries for `lines`: a stray newline inside a line would
+    /// desynchronise the reader, so it splits the line instead ("\r\n" is one Character,
+    /// so it is named too).
+    public static func bodyLines(_ lines: [String]) -> [String] {
+        lines.flatMap { line in
+            line.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
+        }
     }
 
     public enum Header: Equatable, Sendable {
