@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# The daemon's costs: `usedspace status` answered by the daemon, and the daemon's memory after
+# an hour's worth of work, each against a peer measured in the same run.
+#
+# 1. Wall time of `usedspace status` (and --format json) when usedspaced answers, as ratios
+#    against `df -h ~`, pair by pair in rounds (bench/lib/rounds.sh). Target: <= 1.5x.
+# 2. Resident memory (VmRSS, and the peak VmHWM) of usedspaced after SAMPLES samples (default
+#    720: an hour at the default 5 s interval, run at a 100 ms interval) with one subscriber
+#    connected, while a file on a tmpfs is written and removed so that nearly every sample
+#    publishes (a far busier hour than a real one: every publish is rendered, sent and
+#    written to the state file). Against i3status with one disk block (interval = 1) started
+#    at the same time and measured at the same moment. Target: usedspaced's RSS <= i3status's.
+#
+# Run as root (mounts a tmpfs):  bench/daemon.sh        BENCH_QUICK=1 bench/daemon.sh
+# Needs: swift, python3, hyperfine, i3status, socat (apt-get install hyperfine i3status socat).
+# Set USEDSPACE_BIN_DIR to measure already built binaries (usedspace, usedspaced in it), and
+# BENCH_PARTS="2" to run only the memory part (default "1 2"). The daemon linked as before its
+# memory work (Package.swift), for comparison:
+#   USEDSPACE_DAEMON_LINKING=static-stdlib swift build -c release --scratch-path .build-bench-plain
+#   USEDSPACE_BIN_DIR=.build-bench-plain/release BENCH_PARTS=2 bench/daemon.sh
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/lib/rounds.sh
+source "$repo/bench/lib/rounds.sh"
+bench_require hyperfine python3 i3status socat
+[[ $(id -u) == 0 ]] || { echo "error: run as root (the memory part mounts a tmpfs)" >&2; exit 1; }
+
+if [[ -n ${USEDSPACE_BIN_DIR:-} ]]; then
+    bin=$USEDSPACE_BIN_DIR
+else
+    echo "# building release binaries into $repo/.build-bench-static"
+    # (Relinked every time: SwiftPM does not notice a new Sources/usedspaced/Linking/hot-symbols.txt.)
+    rm -f "$repo/.build-bench-static/release/usedspaced"
+    (cd "$repo" && env -u USEDSPACE_CLIENT_LINKING -u USEDSPACE_DAEMON_LINKING \
+        swift build -c release --scratch-path .build-bench-static >/dev/null)
+    bin=$repo/.build-bench-static/release
+fi
+samples=${SAMPLES:-720}
+[[ ${BENCH_QUICK:-0} == 1 ]] && samples=${SAMPLES:-100}
+
+work=$(mktemp -d /tmp/usedspace-bench-daemon.XXXXXX)
+out=${BENCH_OUT:-$work/results}
+mkdir -p "$out" "$work/runtime" "$work/state" "$work/tmpfs"
+# Every background job runs in its own process group (setsid), so that stopping one stops
+# its whole pipeline; cleanup waits at most a few seconds and cannot hang.
+groups=()
+start_group() { setsid "$@" & groups+=($!); }
+stop_group() {
+    local pgid=$1 _
+    kill -TERM -- "-$pgid" 2>/dev/null || return 0
+    for _ in $(seq 50); do kill -0 -- "-$pgid" 2>/dev/null || return 0; sleep 0.1; done
+    kill -KILL -- "-$pgid" 2>/dev/null || true
+}
+cleanup() {
+    local pgid
+    for pgid in "${groups[@]}"; do stop_group "$pgid"; done
+    mountpoint -q "$work/tmpfs" && { umount "$work/tmpfs" 2>/dev/null || umount -l "$work/tmpfs" 2>/dev/null || true; }
+    return 0
+}
+trap cleanup EXIT
+
+export XDG_RUNTIME_DIR=$work/runtime
+unset USEDSPACE_SOCKET NOTIFY_SOCKET WATCHDOG_USEC LISTEN_FDS JOURNAL_STREAM
+socket=$work/runtime/usedspace.sock
+wait_for_daemon() {
+    local _
+    for _ in $(seq 200); do
+        [[ $(echo ping | socat -t 1 - "UNIX-CONNECT:$socket" 2>/dev/null) == *pong* ]] && return 0
+        sleep 0.05
+    done
+    echo "error: the daemon does not answer on $socket" >&2; exit 1
+}
+
+parts=" ${BENCH_PARTS:-1 2} "
+if [[ $parts == *" 1 "* ]]; then
+echo "## 1. usedspace status through the daemon, against df -h ~"
+start_group "$bin/usedspaced" --state-dir "$work/state" --interval 5s 2>"$work/daemon1.log"
+wait_for_daemon
+"$bin/usedspace" status --format json | grep -q '"source":"daemon"' || { echo "error: the daemon does not answer" >&2; exit 1; }
+q_client=$(printf '%q' "$bin/usedspace")
+bench_rounds "$out/status" \
+    "df -h ~" "df -h $(printf '%q' "$HOME")" \
+    "usedspace status (daemon)" "$q_client status" \
+    "usedspace status --format json (daemon)" "$q_client status --format json"
+stop_group "${groups[-1]}"
+rm -f "$socket"
+echo
+fi
+
+[[ $parts == *" 2 "* ]] || exit 0
+echo "## 2. memory after $samples samples with one subscriber, against i3status with one disk block"
+mount -t tmpfs -o size=100m tmpfs "$work/tmpfs"
+cat >"$work/i3status.conf" <<EOC
+general {
+    output_format = "i3bar"
+    colors = false
+    interval = 1
+}
+order += "disk $work/tmpfs"
+disk "$work/tmpfs" {
+    format = "%percentage_used"
+}
+EOC
+start_group "$bin/usedspaced" --state-dir "$work/state" --path "$work/tmpfs" --interval 100ms 2>"$work/daemon2.log"
+daemon=${groups[-1]}
+start_group i3status -c "$work/i3status.conf" >/dev/null 2>"$work/i3status.log"
+i3status=${groups[-1]}
+wait_for_daemon
+# One subscriber that reads every update (counted at the end).
+# (A pipeline with a `sleep` in it: only stopping its whole process group ends it.)
+start_group bash -c '(echo "subscribe format=json"; exec sleep 100000) | socat -t 100000 - "UNIX-CONNECT:$2" >"$1"' \
+    subscriber "$work/subscriber.log" "$socket"
+subscriber=${groups[-1]}
+# Churn: 1 MiB written, then removed, every 100 ms: ~1 % of the tmpfs each time.
+end=$(( $(date +%s%N) + samples * 100000000 ))
+while (( $(date +%s%N) < end )); do
+    head -c 1048576 /dev/zero >"$work/tmpfs/churn"; sleep 0.1
+    rm -f "$work/tmpfs/churn"; sleep 0.1
+done
+sleep 0.5
+field() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
+d_rss=$(field $daemon VmRSS); d_hwm=$(field $daemon VmHWM)
+i_rss=$(field $i3status VmRSS); i_hwm=$(field $i3status VmHWM)
+publishes=$(grep -c 'published a snapshot' "$work/daemon2.log" || true)
+breakdown() { # Rss per mapped file of $1, in KiB, largest first (anonymous memory as [anon])
+    awk '/^[0-9a-f]+-[0-9a-f]+ / { name = ($6 == "") ? "[anon]" : $6; sub(".*/", "", name) }
+         $1 == "Rss:" { rss[name] += $2 }
+         END { for (n in rss) if (rss[n] > 0) printf "%d %s\n", rss[n], n }' "/proc/$1/smaps" | sort -rn
+}
+d_anon=$(field $daemon RssAnon); d_file=$(field $daemon RssFile)
+i_anon=$(field $i3status RssAnon); i_file=$(field $i3status RssFile)
+breakdown $daemon >"$out/daemon-smaps.txt"; breakdown $i3status >"$out/i3status-smaps.txt"
+stop_group "$subscriber"
+echo "daemon publishes: $publishes (log lines 'published a snapshot'); updates the subscriber read: $(grep -c '^update' "$work/subscriber.log" || true)"
+python3 - "$d_rss" "$d_hwm" "$d_anon" "$d_file" "$i_rss" "$i_hwm" "$i_anon" "$i_file" "$samples" <<'EOP' | tee "$out/memory.md"
+import sys
+d_rss, d_hwm, d_anon, d_file, i_rss, i_hwm, i_anon, i_file, samples = (int(x) for x in sys.argv[1:])
+print(f"| process | VmRSS (KiB) | RssAnon | RssFile | VmHWM (KiB) | RSS ratio vs i3status |")
+print(f"| --- | ---: | ---: | ---: | ---: | ---: |")
+print(f"| i3status, one disk block, interval = 1 | {i_rss} | {i_anon} | {i_file} | {i_hwm} | 1.00x |")
+print(f"| usedspaced after {samples} samples, 1 subscriber | {d_rss} | {d_anon} | {d_file} | {d_hwm} | {d_rss / i_rss:.2f}x |")
+EOP
+echo
+echo "Rss by mapping (KiB), usedspaced | i3status:"
+paste -d'|' <(head -12 "$out/daemon-smaps.txt") <(head -12 "$out/i3status-smaps.txt") | awk -F'|' '{ printf "  %-34s | %s\n", $1, $2 }'
+echo
+echo "# results: $out"
