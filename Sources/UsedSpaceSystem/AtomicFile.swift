@@ -21,6 +21,8 @@ public enum AtomicFile {
                 offset += written
             }
         }
+        // O_CREAT's mode is filtered by the umask, and an existing temporary file keeps its own.
+        if failure == nil && fchmod(descriptor, mode) != 0 { failure = .current("fchmod") }
         if failure == nil && fsync(descriptor) != 0 { failure = .current("fsync") }
         if Glibc.close(descriptor) != 0 && failure == nil && errno != EINTR { failure = .current("close") }
         if failure == nil && rename(temporary, path) != 0 { failure = .current("rename") }

@@ -53,6 +53,9 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         let text = try String(contentsOfFile: metrics + "/usedspace.prom", encoding: .utf8)
         #expect(text.contains("usedspace_avail_bytes{path=\"/\",mountpoint=\"/\",fstype="))
+        var info = stat()
+        stat(metrics + "/usedspace.prom", &info)
+        #expect(info.st_mode & 0o777 == 0o644, "the node exporter, another user, must be able to read it")
         let home = URL(fileURLWithPath: NSHomeDirectory()).resolvingSymlinksInPath().path
         #expect(text.contains("usedspace_up{path=\"\(home)\""))
     }

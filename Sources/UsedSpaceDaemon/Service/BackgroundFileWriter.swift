@@ -13,8 +13,9 @@ final class BackgroundFileWriter {
     private var source: IOEventSource?
     private var failing = false
 
-    /// `what` names the file in log messages ("the state file").
-    init(path: String, what: String, loop: EventLoop, logger: Logger) throws {
+    /// `what` names the file in log messages ("the state file"); `mode` is its permissions
+    /// (private by default).
+    init(path: String, what: String, mode: UInt32 = 0o600, loop: EventLoop, logger: Logger) throws {
         self.path = path
         self.what = what
         self.logger = logger
@@ -24,7 +25,7 @@ final class BackgroundFileWriter {
         writer = BackgroundWorker(wake: wake) { contents in
             Result { () throws(SystemError) in
                 try AtomicFile.makeDirectories(directory)
-                try AtomicFile.write(contents, to: path)
+                try AtomicFile.write(contents, to: path, mode: mode)
             }
         }
         source = try IOEventSource(loop: loop, descriptor: wake.descriptor, events: IOEvents.readable) { [unowned self] _ in

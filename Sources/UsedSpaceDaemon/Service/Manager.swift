@@ -348,7 +348,9 @@ final class Manager: ClientConnectionDelegate {
             return
         }
         guard textfile?.path != directory + "/usedspace.prom" else { return }
-        textfile = try BackgroundFileWriter(path: directory + "/usedspace.prom", what: "the Prometheus textfile", loop: loop, logger: logger)
+        // Readable by all: the node exporter runs as another user.
+        textfile = try BackgroundFileWriter(path: directory + "/usedspace.prom", what: "the Prometheus textfile", mode: 0o644,
+                                            loop: loop, logger: logger)
     }
 
     private func writeTextfile() {

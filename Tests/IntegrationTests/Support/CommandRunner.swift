@@ -89,3 +89,11 @@ final class Locked<Value>: @unchecked Sendable {
     func set(_ value: Value) { lock.lock(); stored = value; lock.unlock() }
     func update<T>(_ body: (inout Value) throws -> T) rethrows -> T { lock.lock(); defer { lock.unlock() }; return try body(&stored) }
 }
+
+/// The whole of a /proc file. (String(contentsOfFile:) stops at the first 4 KiB of one:
+/// such files report a size of 0 and are read in one go.)
+func readProcFile(_ path: String) -> String? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+}

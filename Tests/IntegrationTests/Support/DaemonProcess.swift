@@ -56,7 +56,7 @@ final class DaemonProcess {
 
     /// Resident memory in KiB, from /proc.
     var residentKilobytes: Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return nil }
+        guard let status = readProcFile("/proc/\(process.processIdentifier)/status") else { return nil }
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
         return line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
     }

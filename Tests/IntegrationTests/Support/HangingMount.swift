@@ -29,7 +29,7 @@ final class HangingMount {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let mounted = waitUntil(seconds: 10) {
-            ((try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? "").contains(" \(self.mountPoint) ")
+            (readProcFile("/proc/self/mountinfo") ?? "").contains(" \(self.mountPoint) ")
         }
         guard mounted else { throw HarnessFailure("hangfs did not mount at \(mountPoint)") }
     }

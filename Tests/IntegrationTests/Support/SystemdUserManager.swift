@@ -5,19 +5,45 @@ import Foundation
 /// watchdog and journal entries. PID 1 need not be systemd; root is needed to create
 /// /run/systemd/system (how systemctl and sd_booted() tell that systemd runs) and to start
 /// journald.
+///
+/// `SystemdUserManager()` runs the manager as root (quick; it can apply every sandboxing
+/// directive by itself). `SystemdUserManager(asUser:)` runs it as an unprivileged user, the
+/// way a login does: what an unprivileged manager does with the unit's sandboxing is what
+/// users get (on systemd 252 it ignores the mount namespace settings unless
+/// PrivateUsers=yes, and fails units that drop capabilities without it).
 final class SystemdUserManager {
     let directory: String
     let environment: [String: String]
     private let manager: SpawnedProcess
-    var runtimeDirectory: String { directory + "/runtime" }
-    var configDirectory: String { directory + "/config" }
-    var stateDirectory: String { directory + "/state" }
+    /// The unprivileged user the manager runs as; nil when root runs it.
+    let user: TestUser?
+    private let userLock: Int32?
+    private let cgroups: [String]
+    var runtimeDirectory: String { user.map { "/run/user/\($0.uid)" } ?? directory + "/runtime" }
+    var configDirectory: String { user.map { $0.home + "/.config" } ?? directory + "/config" }
+    /// $XDG_STATE_HOME as the daemon resolves it (the state file is in its usedspace/).
+    var stateDirectory: String { user.map { $0.home + "/.local/state" } ?? directory + "/state" }
     var unitDirectory: String { configDirectory + "/systemd/user" }
     var socketPath: String { runtimeDirectory + "/usedspace.sock" }
+
+    /// The unprivileged user the manager runs as, with a home directory of its own for this
+    /// manager (under the user's home in /home, so that ProtectHome= covers it).
+    struct TestUser {
+        var name: String
+        var uid: uid_t
+        var gid: gid_t
+        var home: String
+    }
 
     static var available: Bool {
         Prerequisite.isRoot && FileManager.default.isExecutableFile(atPath: "/usr/lib/systemd/systemd")
             && FileManager.default.isExecutableFile(atPath: "/usr/lib/systemd/systemd-journald")
+    }
+
+    /// What `init(asUser:)` needs besides `available`.
+    static var unprivilegedAvailable: Bool {
+        available && ["/usr/sbin/useradd", "/usr/bin/setpriv", "/usr/bin/nsenter"]
+            .allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     init() throws {
@@ -38,6 +64,9 @@ final class SystemdUserManager {
         environment["XDG_CACHE_HOME"] = scratch + "/cache"
         environment["XDG_DATA_HOME"] = scratch + "/data"
         self.environment = environment
+        user = nil
+        userLock = nil
+        cgroups = []
         try SharedSystemdPieces.acquire()
         do {
             manager = try SpawnedProcess("/usr/lib/systemd/systemd", ["--user"], environment: environment, logFile: scratch + "/manager.log")
@@ -47,23 +76,182 @@ final class SystemdUserManager {
         }
         let ready = waitUntil(seconds: 15) { FileManager.default.fileExists(atPath: scratch + "/runtime/systemd/private") }
         guard ready else {
+            // Every property is set by now, so deinit runs and releases the shared pieces.
             manager.stop()
-            SharedSystemdPieces.release()
             let log = (try? String(contentsOfFile: scratch + "/manager.log", encoding: .utf8)) ?? ""
             throw HarnessFailure("systemd --user did not start: \(log)")
         }
     }
 
+    /// A manager run by the unprivileged user `name` (created when missing), like a real
+    /// login: its own delegated cgroup, $XDG_RUNTIME_DIR at /run/user/UID, a fresh home
+    /// directory under the user's home and no other XDG variables (so the daemon uses
+    /// ~/.config and ~/.local/state). Managers of the same user (also in other test
+    /// processes) take turns: they share /run/user/UID and the cgroup. (The manager puts
+    /// the inaccessible nodes it mounts over hidden paths in /run/user/UID/systemd, whatever
+    /// XDG_RUNTIME_DIR says: so it must be that directory.)
+    init(asUser name: String) throws {
+        userLock = try Self.lock("/run/usedspace-test-user-\(name).lock", seconds: 120)
+        var made: TestUser?
+        do {
+            let user = try Self.makeUser(name)
+            made = user
+            self.user = user
+            directory = try ScratchDirectory.make("systemd")
+            let runtime = "/run/user/\(user.uid)"
+            try? FileManager.default.removeItem(atPath: runtime)
+            try FileManager.default.createDirectory(atPath: "/run/user", withIntermediateDirectories: true)
+            for path in [runtime, user.home + "/.config", user.home + "/.config/systemd", user.home + "/.config/systemd/user"] {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+                chown(path, user.uid, user.gid)
+            }
+            chmod(runtime, 0o700)
+            cgroups = Self.delegatedCgroups(uid: user.uid)
+            environment = [
+                "HOME": user.home, "USER": name, "LOGNAME": name, "SHELL": "/bin/sh", "LANG": "C.UTF-8",
+                "PATH": "/usr/local/bin:/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime,
+            ]
+        } catch {
+            if let made { try? FileManager.default.removeItem(atPath: made.home) }
+            Self.unlock(userLock)
+            throw error
+        }
+        do {
+            try SharedSystemdPieces.acquire()
+        } catch {
+            Self.cleanUp(user: user, cgroups: cgroups, directory: directory, lock: userLock)
+            throw error
+        }
+        ManagerExitGate.enterUnprivileged()
+        // Into its cgroup first (as root: made, given to the user and joined at once, again if
+        // an exiting manager trimmed it away meanwhile), then the user; the journal gets the
+        // manager's own messages, such as why a unit's sandbox could not be set up.
+        let script = """
+            for cgroup in "$@"; do
+                for attempt in 1 2 3 4 5 6 7 8 9 10; do
+                    mkdir -p "$cgroup" && chown -R \(user!.uid):\(user!.gid) "$cgroup" && echo $$ > "$cgroup/cgroup.procs" && break
+                    sleep 0.05
+                done
+            done
+            exec /usr/bin/setpriv --reuid=\(user!.uid) --regid=\(user!.gid) --init-groups /usr/lib/systemd/systemd --user --log-target=journal
+            """
+        do {
+            manager = try SpawnedProcess("/bin/sh", ["-c", script, "sh"] + cgroups, environment: environment, logFile: directory + "/manager.log")
+        } catch {
+            Self.cleanUp(user: user, cgroups: cgroups, directory: directory, lock: userLock)
+            ManagerExitGate.leaveUnprivileged()
+            throw error
+        }
+        let ready = waitUntil(seconds: 15) { FileManager.default.fileExists(atPath: self.runtimeDirectory + "/systemd/private") }
+        guard ready else {
+            manager.stop()
+            let log = (try? String(contentsOfFile: directory + "/manager.log", encoding: .utf8)) ?? ""
+            throw HarnessFailure("systemd --user (as \(name)) did not start: \(log)")   // deinit cleans up
+        }
+    }
+
     deinit {
+        if user == nil { ManagerExitGate.enterRootExit() }
         _ = try? systemctl("exit")
         if !waitUntil(seconds: 10, { !self.manager.isRunning }) { manager.stop() }
+        if user != nil {
+            cleanUpUser()
+            ManagerExitGate.leaveUnprivileged()
+        } else {
+            ManagerExitGate.leaveRootExit()
+            SharedSystemdPieces.release()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    /// After the manager has gone: its cgroups, runtime and home directories, the lock.
+    private func cleanUpUser() {
+        Self.cleanUp(user: user, cgroups: cgroups, directory: directory, lock: userLock)
+    }
+
+    private static func cleanUp(user: TestUser?, cgroups: [String], directory: String, lock: Int32?) {
+        for cgroup in cgroups {
+            _ = try? CommandRunner.shell("find \(quoted(cgroup)) -depth -type d -exec rmdir {} + 2>/dev/null; "
+                                         + "rmdir \(quoted((cgroup as NSString).deletingLastPathComponent)) 2>/dev/null; true")
+        }
+        if let user {
+            try? FileManager.default.removeItem(atPath: "/run/user/\(user.uid)")
+            try? FileManager.default.removeItem(atPath: user.home)
+        }
         SharedSystemdPieces.release()
         try? FileManager.default.removeItem(atPath: directory)
+        unlock(lock)
     }
 
     @discardableResult
     func systemctl(_ arguments: String...) throws -> CommandResult {
-        try CommandRunner.run("/usr/bin/systemctl", ["--user"] + arguments, environment: environment, timeout: 60)
+        try runAsUser("/usr/bin/systemctl", ["--user"] + arguments, timeout: 60)
+    }
+
+    /// Runs a command as the manager's user (root for the default manager) in its environment.
+    func runAsUser(_ executable: String, _ arguments: [String], timeout: TimeInterval = 30) throws -> CommandResult {
+        guard let user else { return try CommandRunner.run(executable, arguments, environment: environment, timeout: timeout) }
+        return try CommandRunner.run("/usr/bin/setpriv", ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--init-groups", "--", executable] + arguments,
+                                     environment: environment, timeout: timeout)
+    }
+
+    /// The manager's process.
+    var managerPID: pid_t { manager.pid }
+
+    /// The service's main process, when it runs.
+    func mainPID(_ unit: String = "usedspace.service") throws -> pid_t? {
+        pid_t(try property(unit, "MainPID")).flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// Gives `path` (and what is under it) to the manager's user; nothing for root's manager.
+    func giveToUser(_ path: String) throws {
+        guard let user else { return }
+        try CommandRunner.shell("chown -R \(user.uid):\(user.gid) \(quoted(path))")
+    }
+
+    private static func makeUser(_ name: String) throws -> TestUser {
+        if getpwnam(name) == nil {
+            try CommandRunner.shell("useradd --create-home --shell /usr/sbin/nologin \(quoted(name))")
+        }
+        guard let entry = getpwnam(name) else { throw HarnessFailure("no user \(name)") }
+        let (uid, gid) = (entry.pointee.pw_uid, entry.pointee.pw_gid)
+        let base = String(cString: entry.pointee.pw_dir)
+        guard uid != 0, base.hasPrefix("/home/") else { throw HarnessFailure("\(name) must be an unprivileged user with its home under /home") }
+        if !FileManager.default.fileExists(atPath: base) {
+            try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+            chown(base, uid, gid)
+            chmod(base, 0o700)
+        }
+        var template = Array((base + "/home-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw HarnessFailure("mkdtemp in \(base): \(String(cString: strerror(errno)))") }
+        let home = String(cString: made)
+        chown(home, uid, gid)
+        chmod(home, 0o700)
+        return TestUser(name: name, uid: uid, gid: gid, home: home)
+    }
+
+    /// The cgroup of user@UID.service in every hierarchy that systemd uses here (hybrid:
+    /// name=systemd and unified; or a unified /sys/fs/cgroup).
+    private static func delegatedCgroups(uid: uid_t) -> [String] {
+        let path = "user.slice/user-\(uid).slice/user@\(uid).service"
+        if FileManager.default.fileExists(atPath: "/sys/fs/cgroup/cgroup.controllers") { return ["/sys/fs/cgroup/" + path] }
+        return ["/sys/fs/cgroup/systemd", "/sys/fs/cgroup/unified"]
+            .filter { FileManager.default.fileExists(atPath: $0) }
+            .map { $0 + "/" + path }
+    }
+
+    private static func lock(_ path: String, seconds: Double) throws -> Int32 {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw HarnessFailure("open \(path): \(String(cString: strerror(errno)))") }
+        guard waitUntil(seconds: seconds, { flock(descriptor, LOCK_EX | LOCK_NB) == 0 }) else {
+            close(descriptor)
+            throw HarnessFailure("another test holds \(path)")
+        }
+        return descriptor
+    }
+
+    private static func unlock(_ descriptor: Int32?) {
+        if let descriptor { close(descriptor) }
     }
 
     func property(_ unit: String, _ name: String) throws -> String {
@@ -84,6 +272,15 @@ final class SystemdUserManager {
             try FileManager.default.createDirectory(atPath: unitDirectory + "/usedspace.service.d", withIntermediateDirectories: true)
             try ("[Service]\n" + serviceDropIn + "\n").write(toFile: unitDirectory + "/usedspace.service.d/test.conf", atomically: true, encoding: .utf8)
         }
+        if user == nil {
+            // Root's manager keeps $XDG_STATE_HOME in the scratch directory, not in
+            // ~/.local/state, the only state directory the unit makes writable: the drop-in a
+            // user with another XDG_STATE_HOME needs (docs/RELIABILITY.md).
+            try FileManager.default.createDirectory(atPath: unitDirectory + "/usedspace.service.d", withIntermediateDirectories: true)
+            try "[Service]\nReadWritePaths=\(stateDirectory)\n".write(toFile: unitDirectory + "/usedspace.service.d/harness-state.conf",
+                                                                  atomically: true, encoding: .utf8)
+        }
+        try giveToUser(unitDirectory)
         let reload = try systemctl("daemon-reload")
         guard reload.status == 0 else { throw HarnessFailure("daemon-reload failed: \(reload.stderr)") }
     }
@@ -91,11 +288,12 @@ final class SystemdUserManager {
     func writeConfig(_ text: String) throws {
         try FileManager.default.createDirectory(atPath: configDirectory + "/usedspace", withIntermediateDirectories: true)
         try text.write(toFile: configDirectory + "/usedspace/config", atomically: true, encoding: .utf8)
+        try giveToUser(configDirectory + "/usedspace")
     }
 
     /// Runs the client against this manager's socket.
     func usedspace(_ arguments: String...) throws -> CommandResult {
-        try CommandRunner.run(CommandRunner.usedspace, arguments, environment: environment)
+        try runAsUser(CommandRunner.usedspace, arguments)
     }
 
     /// The journal entries of usedspaced since `since`, as JSON objects.
@@ -110,6 +308,42 @@ final class SystemdUserManager {
     }
 }
 
+/// A manager run by root from this process has the whole cgroup tree as its own (its cgroup
+/// is /init.scope), and when it exits it removes every empty cgroup in it: also those an
+/// unprivileged user's manager has just made for a unit and not yet joined (the unit then
+/// fails: "Failed to attach to cgroup ... No such file or directory"). So root's managers do
+/// not exit while a manager of an unprivileged user runs in this process, and the other way
+/// round; each side waits a bounded time, then goes ahead.
+enum ManagerExitGate {
+    private static let state = Locked((unprivileged: 0, rootExiting: 0))
+
+    static func enterUnprivileged() {
+        enter(when: { $0.rootExiting == 0 }, then: { $0.unprivileged += 1 })
+    }
+
+    static func leaveUnprivileged() { state.update { $0.unprivileged -= 1 } }
+
+    static func enterRootExit() {
+        enter(when: { $0.unprivileged == 0 }, then: { $0.rootExiting += 1 })
+    }
+
+    private static func enter(when isClear: ((unprivileged: Int, rootExiting: Int)) -> Bool,
+                              then count: (inout (unprivileged: Int, rootExiting: Int)) -> Void) {
+        let deadline = Date().addingTimeInterval(30)
+        while true {
+            let entered = state.update { gate -> Bool in
+                guard isClear(gate) || Date() >= deadline else { return false }
+                count(&gate)
+                return true
+            }
+            if entered { return }
+            usleep(10_000)
+        }
+    }
+
+    static func leaveRootExit() { state.update { $0.rootExiting -= 1 } }
+}
+
 /// /run/systemd/system and journald are machine-wide: the first manager creates or starts
 /// them when missing, the last one removes or stops what was created.
 enum SharedSystemdPieces {
@@ -119,6 +353,7 @@ enum SharedSystemdPieces {
         try state.update { state in
             state.users += 1
             guard state.users == 1 else { return }
+            try makeSandboxingWork()
             if !FileManager.default.fileExists(atPath: "/run/systemd/system") {
                 try FileManager.default.createDirectory(atPath: "/run/systemd/system", withIntermediateDirectories: true)
                 state.createdBooted = true
@@ -130,6 +365,60 @@ enum SharedSystemdPieces {
                 state.journald = try SpawnedProcess("/usr/lib/systemd/systemd-journald", [], environment: [:], logFile: "/dev/null")
                 _ = waitUntil(seconds: 10) { FileManager.default.fileExists(atPath: "/run/systemd/journal/stdout") }
             }
+        }
+    }
+
+    /// What a unit's sandboxing (mount namespaces) needs from the host, and a machine booted
+    /// with systemd has: /run a mount point (else MountAPIVFS=, which ProtectKernelTunables=
+    /// and ProtectControlGroups= imply, mounts an empty tmpfs over the service's /run and it
+    /// loses the journal's sockets); PID 1's inaccessible nodes in /run/systemd/inaccessible
+    /// (what root's manager mounts over hidden paths); /run/systemd/unit-root (where a
+    /// namespace is assembled; an unprivileged manager cannot create it). Made only where
+    /// missing, and left in place: they change nothing for anything else, and other test
+    /// processes may be using them.
+    private static func makeSandboxingWork() throws {
+        let mounts = FileHandle(forReadingAtPath: "/proc/self/mountinfo").flatMap { try? $0.readToEnd() } ?? Data()
+        let runIsMounted = String(decoding: mounts, as: UTF8.self).split(separator: "\n").contains {
+            $0.split(separator: " ").dropFirst(4).first == "/run"
+        }
+        if !runIsMounted { try CommandRunner.shell("mount --bind /run /run") }
+        let inaccessible = "/run/systemd/inaccessible"
+        try FileManager.default.createDirectory(atPath: inaccessible, withIntermediateDirectories: true)
+        let makers: [(String, (String) -> Int32)] = [
+            ("dir", { mkdir($0, 0) }),
+            ("reg", { path in
+                let descriptor = creat(path, 0)
+                if descriptor >= 0 { close(descriptor) }
+                return descriptor >= 0 ? 0 : -1
+            }),
+            ("fifo", { mkfifo($0, 0) }),
+            ("chr", { mknod($0, S_IFCHR, 0) }),
+            ("blk", { mknod($0, S_IFBLK, 0) }),
+            ("sock", makeSocketFile),
+        ]
+        for (name, make) in makers {
+            let path = inaccessible + "/" + name
+            var status = stat()
+            if lstat(path, &status) != 0 { _ = make(path) }
+            chmod(path, 0)
+        }
+        if !FileManager.default.fileExists(atPath: "/run/systemd/unit-root") {
+            try FileManager.default.createDirectory(atPath: "/run/systemd/unit-root", withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+    }
+
+    private static func makeSocketFile(_ path: String) -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return -1 }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: Array(path.utf8))
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
     }
 

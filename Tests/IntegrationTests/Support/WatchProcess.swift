@@ -73,7 +73,7 @@ final class WatchProcess {
 
     /// Voluntary plus involuntary context switches so far: how often it woke up.
     var contextSwitches: Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return nil }
+        guard let status = readProcFile("/proc/\(process.processIdentifier)/status") else { return nil }
         return status.split(separator: "\n").filter { $0.contains("ctxt_switches") }
             .compactMap { Int($0.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") }.reduce(0, +)
     }
