@@ -130,16 +130,20 @@ breakdown() { # Rss per mapped file of $1, in KiB, largest first (anonymous memo
 }
 d_anon=$(field $daemon RssAnon); d_file=$(field $daemon RssFile)
 i_anon=$(field $i3status RssAnon); i_file=$(field $i3status RssFile)
+# Pss (proportional set size) splits each shared page among the processes mapping it: a second
+# view, in which libc's pages cost each process a share. The target is on VmRSS.
+pss() { awk '$1 == "Pss:" { print $2 }' "/proc/$1/smaps_rollup"; }
+d_pss=$(pss $daemon); i_pss=$(pss $i3status)
 breakdown $daemon >"$out/daemon-smaps.txt"; breakdown $i3status >"$out/i3status-smaps.txt"
 stop_group "$subscriber"
 echo "daemon publishes: $publishes (log lines 'published a snapshot'); updates the subscriber read: $(grep -c '^update' "$work/subscriber.log" || true)"
-python3 - "$d_rss" "$d_hwm" "$d_anon" "$d_file" "$i_rss" "$i_hwm" "$i_anon" "$i_file" "$samples" <<'EOP' | tee "$out/memory.md"
+python3 - "$d_rss" "$d_hwm" "$d_anon" "$d_file" "$i_rss" "$i_hwm" "$i_anon" "$i_file" "$samples" "$d_pss" "$i_pss" <<'EOP' | tee "$out/memory.md"
 import sys
-d_rss, d_hwm, d_anon, d_file, i_rss, i_hwm, i_anon, i_file, samples = (int(x) for x in sys.argv[1:])
-print(f"| process | VmRSS (KiB) | RssAnon | RssFile | VmHWM (KiB) | RSS ratio vs i3status |")
-print(f"| --- | ---: | ---: | ---: | ---: | ---: |")
-print(f"| i3status, one disk block, interval = 1 | {i_rss} | {i_anon} | {i_file} | {i_hwm} | 1.00x |")
-print(f"| usedspaced after {samples} samples, 1 subscriber | {d_rss} | {d_anon} | {d_file} | {d_hwm} | {d_rss / i_rss:.2f}x |")
+d_rss, d_hwm, d_anon, d_file, i_rss, i_hwm, i_anon, i_file, samples, d_pss, i_pss = (int(x) for x in sys.argv[1:])
+print(f"| process | VmRSS (KiB) | RssAnon | RssFile | VmHWM (KiB) | RSS ratio vs i3status | Pss (KiB) |")
+print(f"| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+print(f"| i3status, one disk block, interval = 1 | {i_rss} | {i_anon} | {i_file} | {i_hwm} | 1.00x | {i_pss} |")
+print(f"| usedspaced after {samples} samples, 1 subscriber | {d_rss} | {d_anon} | {d_file} | {d_hwm} | {d_rss / i_rss:.2f}x | {d_pss} |")
 EOP
 echo
 echo "Rss by mapping (KiB), usedspaced | i3status:"
