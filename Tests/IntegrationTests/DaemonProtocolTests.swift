@@ -142,6 +142,45 @@ import Testing
         #expect(daemon.stderrText.value.contains("removed a stale socket"))
     }
 
+    /// A stopped daemon still has its socket accept connections (into the backlog): it does
+    /// not answer, so a new instance takes the path over instead of refusing to start.
+    @Test func replacesTheSocketOfAnInstanceThatNoLongerAnswers() throws {
+        let first = try Self.daemon()
+        first.signal(SIGSTOP)
+        defer { first.signal(SIGCONT) }
+        let second = try DaemonProcess(arguments: ["--interval", "200ms"], socketPath: first.socketPath)
+        try second.waitUntilAnswering()
+        #expect(second.stderrText.value.contains("does not answer"))
+        #expect(!first.stderrText.value.contains("error"))
+    }
+
+    /// A socket at the path that answers with something else is not ours to replace.
+    @Test func refusesToReplaceTheSocketOfAnotherProgram() throws {
+        let directory = try ScratchDirectory("other")
+        let path = directory.subpath("usedspace.sock")
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        #expect(bound == 0 && listen(listener, 8) == 0)
+        let answerer = Thread {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            let reply = Array("HTTP/1.0 400 Bad Request\r\n\r\n".utf8)
+            _ = reply.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+            close(connection)
+        }
+        answerer.start()
+        let daemon = try DaemonProcess(arguments: [], socketPath: path)
+        #expect(waitUntil(seconds: 10) { !daemon.process.isRunning })
+        #expect(daemon.process.terminationStatus == 1)
+        #expect(daemon.stderrText.value.contains("another program is answering on \(path)"))
+        var status = stat()
+        #expect(stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFSOCK)
+    }
+
     @Test func refusesToReplaceAFileThatIsNotASocket() throws {
         let directory = try ScratchDirectory("notsocket")
         let path = directory.subpath("important")

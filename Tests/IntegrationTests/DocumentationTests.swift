@@ -18,9 +18,15 @@ import Testing
 
     @Test(Prerequisite.enabled(Prerequisite.hasCommand("mandoc"), "needs mandoc"), arguments: manPages)
     func manPagesAreLintClean(_ page: String) throws {
-        let result = try CommandRunner.run("/usr/bin/mandoc", ["-Tlint", "-Wwarning", Self.repository.appendingPathComponent(page).path])
-        #expect(result.stdout + result.stderr == "")
-        #expect(result.status == 0)
+        // Every message down to STYLE, except two about the machine rather than the page:
+        // which of the pages it refers to are installed (ours are not while they are
+        // linted; minimal systems install none), and whether the system's mandoc.db is
+        // older than its man pages.
+        let result = try CommandRunner.run("/usr/bin/mandoc", ["-Tlint", "-Wstyle", Self.repository.appendingPathComponent(page).path])
+        let messages = (result.stdout + result.stderr).split(separator: "\n").filter { line in
+            !(line.contains("referenced manual not found") || line.contains("outdated mandoc.db"))
+        }
+        #expect(messages.isEmpty, "\(messages.joined(separator: "\n"))")
     }
 
     @Test(Prerequisite.enabled(Prerequisite.hasCommand("mandoc"), "needs mandoc"))

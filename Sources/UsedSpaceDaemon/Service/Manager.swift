@@ -110,6 +110,10 @@ final class Manager: ClientConnectionDelegate {
         watch.checkTimer?.schedule(afterMicroseconds: settings.sampleTimeoutMicroseconds)
     }
 
+    /// How long an existing socket's owner has to answer `ping` before it is taken for dead.
+    /// Long enough for systemd to start a socket-activated instance that is not running yet.
+    static let existingSocketWaitMilliseconds: Int32 = 3000
+
     private func openSocket() throws -> SocketServer {
         if let passed = try ListenedSockets.take() {
             return try makeServer(listener: passed, boundPath: nil)
@@ -119,12 +123,19 @@ final class Manager: ClientConnectionDelegate {
             guard status.isSocket else {
                 throw DaemonFailure("\(path) exists and is not a socket; remove it or pass --socket PATH")
             }
-            if let descriptor = try? UnixSocket.connect(to: path) {
-                Descriptor.close(descriptor)
+            switch ExistingSocket.probe(path, milliseconds: Self.existingSocketWaitMilliseconds) {
+            case .usedspaced:
                 throw DaemonFailure("another usedspaced is already answering on \(path); stop it first (systemctl --user stop usedspace)")
+            case .otherProgram:
+                throw DaemonFailure("another program is answering on \(path); stop it or pass --socket PATH")
+            case .silent:
+                unlinkFile(path)
+                logger.warning("replaced a socket whose owner accepts connections but does not answer (stopped, or stuck in a filesystem that hangs)",
+                               metadata: ["socket": "\(path)"])
+            case .stale:
+                unlinkFile(path)
+                logger.info("removed a stale socket left by an earlier run", metadata: ["socket": "\(path)"])
             }
-            unlinkFile(path)
-            logger.info("removed a stale socket left by an earlier run", metadata: ["socket": "\(path)"])
         }
         do {
             return try makeServer(listener: UnixSocket.listen(at: path, mode: 0o600), boundPath: path)
