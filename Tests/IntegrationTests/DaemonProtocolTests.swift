@@ -120,7 +120,7 @@ import Testing
     @Test func refusesToStartWhenAnotherInstanceAnswers() throws {
         let first = try Self.daemon()
         let second = try DaemonProcess(arguments: ["--interval", "200ms"], socketPath: first.socketPath, stateDirectory: first.stateDirectory)
-        #expect(waitUntil(seconds: 10) { !second.process.isRunning })
+        try #require(waitUntil(seconds: 10) { !second.process.isRunning }, "still running; stderr: \(second.stderrText.value)")
         #expect(second.process.terminationStatus == 1)
         #expect(second.stderrText.value.contains("another usedspaced is already answering"))
         #expect(try ProtocolClient(path: first.socketPath).request("ping").lines == ["pong"])
@@ -130,7 +130,7 @@ import Testing
         let directory = try ScratchDirectory("stale")
         let path = directory.subpath("usedspace.sock")
         // A socket file nobody listens on, as a crashed daemon leaves behind.
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
@@ -158,7 +158,7 @@ import Testing
     @Test func refusesToReplaceTheSocketOfAnotherProgram() throws {
         let directory = try ScratchDirectory("other")
         let path = directory.subpath("usedspace.sock")
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(listener) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -174,9 +174,9 @@ import Testing
         }
         answerer.start()
         let daemon = try DaemonProcess(arguments: [], socketPath: path)
-        #expect(waitUntil(seconds: 10) { !daemon.process.isRunning })
+        try #require(waitUntil(seconds: 10) { !daemon.process.isRunning }, "still running; stderr: \(daemon.stderrText.value)")
         #expect(daemon.process.terminationStatus == 1)
-        #expect(daemon.stderrText.value.contains("another program is answering on \(path)"))
+        #expect(daemon.stderrText.value.contains("another program is answering on \(path)"), "stderr: \(daemon.stderrText.value)")
         var status = stat()
         #expect(stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFSOCK)
     }
@@ -186,7 +186,7 @@ import Testing
         let path = directory.subpath("important")
         try "keep me".write(toFile: path, atomically: true, encoding: .utf8)
         let daemon = try DaemonProcess(arguments: [], socketPath: path)
-        #expect(waitUntil(seconds: 10) { !daemon.process.isRunning })
+        try #require(waitUntil(seconds: 10) { !daemon.process.isRunning }, "still running; stderr: \(daemon.stderrText.value)")
         #expect(daemon.process.terminationStatus == 1)
         #expect(daemon.stderrText.value.contains("exists and is not a socket"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
@@ -281,7 +281,7 @@ import Testing
         let directory = try ScratchDirectory("badconfig")
         try "[daemon]\nintervall = 5s\n".write(toFile: directory.subpath("config"), atomically: true, encoding: .utf8)
         let daemon = try DaemonProcess(arguments: ["--config", directory.subpath("config")])
-        #expect(waitUntil(seconds: 10) { !daemon.process.isRunning })
+        try #require(waitUntil(seconds: 10) { !daemon.process.isRunning }, "still running; stderr: \(daemon.stderrText.value)")
         #expect(daemon.process.terminationStatus == 78)
         #expect(daemon.stderrText.value.contains("line 2: unknown key 'intervall'"))
     }
