@@ -130,7 +130,7 @@ import Testing
     func statusOnAHungMountTimesOut() throws {
         let hanging = try HangingMount()
         let directory = try ScratchDirectory("status-hang")
-        let environment = ["USEDSPACE_SOCKET": directory.subpath("none.sock"), "HOME": NSHomeDirectory(), "PATH": "/usr/bin:/bin"]
+        let environment = ["USEDSPACE_SOCKET": directory.subpath("none.sock"), "HOME": userHome, "PATH": "/usr/bin:/bin"]
         let normal = try CommandRunner.run(CommandRunner.usedspace, ["status", "--path", hanging.mountPoint, "--format", "json"], environment: environment)
         #expect(normal.status == 0)
         #expect(normal.stdout.contains("\"used_bytes\":\(600 * 4096)"))

@@ -47,7 +47,7 @@ import Testing
 
     @Test(Prerequisite.enabled(Prerequisite.hasCommand("promtool"), "needs promtool (apt-get install prometheus)"))
     func theTextfilePassesPromtool() throws {
-        let (daemon, metrics, directory) = try Self.textfile(["/", NSHomeDirectory()], mountTmpfs: false)
+        let (daemon, metrics, directory) = try Self.textfile(["/", userHome], mountTmpfs: false)
         defer { withExtendedLifetime((daemon, directory)) {} }
         let check = try CommandRunner.run("/bin/sh", ["-c", "promtool check metrics < \(quoted(metrics + "/usedspace.prom"))"])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
@@ -56,7 +56,7 @@ import Testing
         var info = stat()
         stat(metrics + "/usedspace.prom", &info)
         #expect(info.st_mode & 0o777 == 0o644, "the node exporter, another user, must be able to read it")
-        let home = URL(fileURLWithPath: NSHomeDirectory()).resolvingSymlinksInPath().path
+        let home = URL(fileURLWithPath: userHome).resolvingSymlinksInPath().path
         #expect(text.contains("usedspace_up{path=\"\(home)\""))
     }
 

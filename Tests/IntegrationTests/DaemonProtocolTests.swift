@@ -29,7 +29,7 @@ import Testing
         let json = try #require(try client.request("status format=json").json)
         #expect(json["source"] as? String == "daemon")
         #expect(json["state"] as? String == "fresh")
-        #expect(json["path"] as? String == URL(fileURLWithPath: NSHomeDirectory()).resolvingSymlinksInPath().path)
+        #expect(json["path"] as? String == URL(fileURLWithPath: userHome).resolvingSymlinksInPath().path)
 
         let snapshot = try client.request("status snapshot")
         #expect(snapshot.lines.first?.contains("\"total_blocks\":") == true)
@@ -154,8 +154,11 @@ import Testing
         #expect(!first.stderrText.value.contains("error"))
     }
 
-    /// A socket at the path that answers with something else is not ours to replace.
-    @Test func refusesToReplaceTheSocketOfAnotherProgram() throws {
+    /// A socket at the path that answers with something else is not ours to replace, whether
+    /// that program greets and hangs up at once (before the daemon's ping can even be sent)
+    /// or answers the ping.
+    @Test(arguments: ["greets and hangs up", "answers the request"])
+    func refusesToReplaceTheSocketOfAnotherProgram(_ behaviour: String) throws {
         let directory = try ScratchDirectory("other")
         let path = directory.subpath("usedspace.sock")
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -168,6 +171,10 @@ import Testing
         let answerer = Thread {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
+            if behaviour == "answers the request" {
+                var byte: UInt8 = 0
+                while read(connection, &byte, 1) == 1 && byte != UInt8(ascii: "\n") {}
+            }
             let reply = Array("HTTP/1.0 400 Bad Request\r\n\r\n".utf8)
             _ = reply.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
             close(connection)
@@ -194,7 +201,7 @@ import Testing
 
     @Test func theClientUsesTheDaemonAndFallsBackWithoutIt() throws {
         let daemon = try Self.daemon()
-        let environment = ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": NSHomeDirectory(), "PATH": "/usr/bin:/bin"]
+        let environment = ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": userHome, "PATH": "/usr/bin:/bin"]
         let through = try CommandRunner.run(CommandRunner.usedspace, ["status", "--format", "json"], environment: environment)
         #expect(through.stdout.contains("\"source\":\"daemon\""))
         let forced = try CommandRunner.run(CommandRunner.usedspace, ["status", "--format", "json", "--no-daemon"], environment: environment)
@@ -215,7 +222,7 @@ import Testing
         defer { daemon.signal(SIGCONT) }
         let started = Date()
         let result = try CommandRunner.run(CommandRunner.usedspace, ["status", "--format", "json"],
-                                           environment: ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": NSHomeDirectory()])
+                                           environment: ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": userHome])
         #expect(result.status == 0)
         #expect(result.stdout.contains("\"source\":\"direct\""))
         #expect(Date().timeIntervalSince(started) < 3)

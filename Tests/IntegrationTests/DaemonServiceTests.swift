@@ -123,7 +123,7 @@ struct DaemonServiceTests {
         let since = Date()
         #expect(try manager.systemctl("start", "usedspace.service").status == 0)
         let pid = try manager.property("usedspace.service", "MainPID")
-        let home = URL(fileURLWithPath: NSHomeDirectory()).resolvingSymlinksInPath().path
+        let home = URL(fileURLWithPath: userHome).resolvingSymlinksInPath().path
         var published: [String: Any]?
         waitUntil(seconds: 5) {
             published = (try? manager.journal(since: since, pid: pid))?.first { $0["MESSAGE"] as? String == "published a snapshot" }

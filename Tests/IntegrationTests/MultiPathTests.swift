@@ -46,7 +46,7 @@ import Testing
         let scratch = try ScratchDirectory("status-all")
         try FileManager.default.createDirectory(atPath: scratch.subpath("config/usedspace"), withIntermediateDirectories: true)
         try "[daemon]\npath = /\npath = /tmp\n".write(toFile: scratch.subpath("config/usedspace/config"), atomically: true, encoding: .utf8)
-        let environment = ["XDG_CONFIG_HOME": scratch.subpath("config"), "HOME": NSHomeDirectory(), "USEDSPACE_SOCKET": scratch.subpath("none.sock")]
+        let environment = ["XDG_CONFIG_HOME": scratch.subpath("config"), "HOME": userHome, "USEDSPACE_SOCKET": scratch.subpath("none.sock")]
         let json = try CommandRunner.run(CommandRunner.usedspace, ["status", "--all", "--format", "json"], environment: environment)
         #expect(json.status == 0)
         let objects = json.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -64,7 +64,7 @@ import Testing
         let daemon = try DaemonProcess(arguments: ["--path", "/", "--path", "/tmp", "--interval", "200ms"])
         try daemon.waitUntilAnswering()
         let watch = try WatchProcess(["--all", "--format", "i3bar"],
-                                     environment: ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": NSHomeDirectory(), "XDG_CONFIG_HOME": "/nonexistent"])
+                                     environment: ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": userHome, "XDG_CONFIG_HOME": "/nonexistent"])
         let first = try watch.waitForLine(after: 2)
         let blocks = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [[String: Any]])
         #expect(blocks.compactMap { $0["instance"] as? String } == ["/", "/tmp"])

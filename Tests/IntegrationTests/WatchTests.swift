@@ -4,7 +4,7 @@ import Testing
 /// `usedspace watch` as a status bar runs it: pushed updates, fallback, reconnect, clicks.
 @Suite struct WatchTests {
     static func environment(socket: String) -> [String: String] {
-        ["USEDSPACE_SOCKET": socket, "HOME": NSHomeDirectory(), "PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": "/nonexistent"]
+        ["USEDSPACE_SOCKET": socket, "HOME": userHome, "PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": "/nonexistent"]
     }
 
     /// A change on a real tmpfs reaches a running watch by push: the watch does not wake up
@@ -96,7 +96,7 @@ import Testing
         #expect(!firstBlock.contains("Used:"))
 
         // Exactly what i3 4.22 sends, then junk that must change nothing.
-        watch.write("[\n{\"name\":\"usedspace\",\"instance\":\"\(NSHomeDirectory())\",\"button\":1,\"modifiers\":[],\"x\":1862,\"y\":9,\"relative_x\":37,\"relative_y\":9,\"output_x\":1862,\"output_y\":9,\"width\":122,\"height\":18}\n")
+        watch.write("[\n{\"name\":\"usedspace\",\"instance\":\"\(userHome)\",\"button\":1,\"modifiers\":[],\"x\":1862,\"y\":9,\"relative_x\":37,\"relative_y\":9,\"output_x\":1862,\"output_y\":9,\"width\":122,\"height\":18}\n")
         let expanded = try watch.waitForLine(after: 3)
         #expect(expanded.hasPrefix(",[{") && expanded.contains("Used: ") && expanded.contains("Total: "))
         watch.writeBytes(Array("garbage\n,{\"button\":\n".utf8) + [0, 0xFF, 0xFE, 10] + Array(",{\"button\":3,\"name\":\"usedspace\"}\n".utf8))
