@@ -90,7 +90,7 @@ import Testing
         let seq = try #require(first.json?["seq"] as? Int)
 
         // 1 MiB of 100 MiB is ~1 %: a publish.
-        try Data(count: 1 << 20).write(to: URL(fileURLWithPath: mount + "/big"))
+        try daemon.whileStopped { try Data(count: 1 << 20).write(to: URL(fileURLWithPath: mount + "/big")) }
         let update = try #require(try client.readFrame(timeout: 5))
         #expect(update.header == "update 1")
         #expect(update.json?["seq"] as? Int == seq + 1)
@@ -101,7 +101,7 @@ import Testing
         #expect(throws: HarnessFailure.self) { try client.readFrame(timeout: 2) }
 
         // Freeing space publishes too (the widget's bug was to miss this).
-        try FileManager.default.removeItem(atPath: mount + "/big")
+        try daemon.whileStopped { try FileManager.default.removeItem(atPath: mount + "/big") }
         let freed = try #require(try client.readFrame(timeout: 5))
         #expect(freed.json?["seq"] as? Int == seq + 2)
         #expect((freed.json?["used_bytes"] as? Int ?? Int.max) < 1 << 20)

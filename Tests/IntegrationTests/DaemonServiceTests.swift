@@ -44,7 +44,8 @@ struct DaemonServiceTests {
         let seq = try #require(first.json?["seq"] as? Int)
         #expect(first.json?["mountpoint"] as? String == mount)
 
-        try Data(count: 2 << 20).write(to: URL(fileURLWithPath: mount + "/data"))
+        let daemon = try #require(pid_t(try manager.property("usedspace.service", "MainPID")))
+        try whileStopped(daemon) { try Data(count: 2 << 20).write(to: URL(fileURLWithPath: mount + "/data")) }
         let update = try #require(try client.readFrame(timeout: 5))
         #expect(update.header == "update 1")
         #expect(update.json?["seq"] as? Int == seq + 1)

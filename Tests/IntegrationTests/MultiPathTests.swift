@@ -15,7 +15,7 @@ import Testing
         #expect(initial.header == "ok 2")
         let paths = initial.lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["path"] as? String }
         #expect(paths == [first, second])
-        try Data(count: 4 << 20).write(to: URL(fileURLWithPath: second + "/data"))
+        try daemon.whileStopped { try Data(count: 4 << 20).write(to: URL(fileURLWithPath: second + "/data")) }
         let update = try #require(try client.readFrame(timeout: 5))
         #expect(update.header == "update 1")
         #expect(update.json?["path"] as? String == second, "only the filesystem that changed publishes")

@@ -25,7 +25,7 @@ import Testing
         #expect(after - before <= 2, "the watch woke up \(after - before) times in 2 s of nothing")
         #expect(watch.lines.count == 1)
 
-        try Data(count: 1 << 20).write(to: URL(fileURLWithPath: mount + "/big"))
+        try daemon.whileStopped { try Data(count: 1 << 20).write(to: URL(fileURLWithPath: mount + "/big")) }
         let update = try #require(WatchProcess.json(try watch.waitForLine(after: 1, timeout: 5)))
         #expect(update["seq"] as? Int == (first["seq"] as? Int ?? 0) + 1)
 
