@@ -4,8 +4,10 @@ import Testing
 /// Filesystems that hang, vanish or fail, and a daemon killed at any moment: usedspace keeps
 /// answering, says what is wrong, recovers, and never loses or corrupts its state.
 @Suite struct ReliabilityTests {
+    /// The daemon's status; the generous timeout is for a loaded CI machine (answer times
+    /// are HostileClientTests' and ReliabilityTests' hung-mount test's business).
     static func json(_ daemon: DaemonProcess) -> [String: Any]? {
-        try? ProtocolClient(path: daemon.socketPath).request("status json", timeout: 2).json
+        try? ProtocolClient(path: daemon.socketPath).request("status json", timeout: 5).json
     }
 
     static func threads(_ daemon: DaemonProcess) -> Int {
