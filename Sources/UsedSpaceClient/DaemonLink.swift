@@ -24,10 +24,9 @@ final class DaemonLink {
         self.descriptor = descriptor
         openedAt = now
         let request = Array(view.requestLine(verb: "subscribe").utf8)
-        guard (try? Descriptor.send(descriptor, request, from: 0)) == request.count else {
-            Descriptor.close(descriptor)
-            return nil
-        }
+        // Failing from here on runs deinit (every property is set), which closes the
+        // descriptor: closing it here as well would close whatever reused its number.
+        guard (try? Descriptor.send(descriptor, request, from: 0)) == request.count else { return nil }
     }
 
     deinit { Descriptor.close(descriptor) }

@@ -6,10 +6,13 @@ import UsedSpaceSystem
 /// Our numbers against df(1) on real filesystems: the root filesystem, a tmpfs of an odd
 /// size, a loop-mounted ext4 with reserved blocks, and mount points with spaces.
 @Suite(.serialized) struct DiskFreeParityTests {
-    /// df and our sampler read the filesystem at different instants; on a busy filesystem
-    /// (the root, while tests build and run) compare only when two of our samples taken
-    /// around df's agree, so a difference is ours and not the filesystem moving.
+    /// df and our sampler read the filesystem at different instants, and the root filesystem
+    /// moves while tests build and run (it can even change and change back between two of
+    /// our samples). So each attempt brackets df with two of our samples, and the numbers
+    /// must agree in one of 20 attempts: a filesystem in motion gets another try, while a
+    /// real difference, which every attempt shows, fails with the last one's details.
     static func expectParity(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var differences: [String] = []
         for _ in 0..<20 {
             let before = DirectSampler.sample(path)
             let df = try DiskFree.of(path)
@@ -18,22 +21,25 @@ import UsedSpaceSystem
                 Issue.record("sampling \(path) failed: \(before)", sourceLocation: sourceLocation)
                 return
             }
-            guard first.stats == second.stats else { continue }
+            guard first.stats == second.stats else { differences = ["our two samples differ"]; continue }
             let stats = first.stats
-            #expect(stats.totalBytes == df.sizeBytes, "total", sourceLocation: sourceLocation)
-            #expect(stats.usedBytes == df.usedBytes, "used", sourceLocation: sourceLocation)
-            #expect(stats.freeBytes == df.availableBytes, "free", sourceLocation: sourceLocation)
-            #expect(stats.usedPercent == df.percent, "Use%", sourceLocation: sourceLocation)
-            #expect(stats.reservedBytes == df.sizeBytes - df.usedBytes - df.availableBytes, "reserved", sourceLocation: sourceLocation)
-            #expect(first.mountPoint == df.target, "mount point", sourceLocation: sourceLocation)
-            #expect(first.fileSystemType == df.type, "type", sourceLocation: sourceLocation)
-            return
+            differences = [
+                compare("total", stats.totalBytes, df.sizeBytes),
+                compare("used", stats.usedBytes, df.usedBytes),
+                compare("free", stats.freeBytes, df.availableBytes),
+                compare("Use%", stats.usedPercent, df.percent),
+                compare("reserved", stats.reservedBytes, df.sizeBytes - df.usedBytes - df.availableBytes),
+                compare("mount point", first.mountPoint, df.target),
+                compare("type", first.fileSystemType, df.type),
+            ].compactMap { $0 }
+            if differences.isEmpty { return }
         }
-        Issue.record("\(path) kept changing; no quiet moment to compare with df", sourceLocation: sourceLocation)
+        Issue.record("\(path): no attempt agreed with df; the last: \(differences.joined(separator: "; "))", sourceLocation: sourceLocation)
     }
 
     /// The same comparison through the built binary's JSON, read with an independent parser.
     static func expectBinaryParity(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var differences: [String] = []
         for _ in 0..<20 {
             let first = try CommandRunner.run(CommandRunner.usedspace, ["status", "--path", path, "--format", "json"])
             let df = try DiskFree.of(path)
@@ -41,23 +47,30 @@ import UsedSpaceSystem
             #expect(first.status == 0, sourceLocation: sourceLocation)
             #expect(first.stderr == "", sourceLocation: sourceLocation)
             func withoutTime(_ line: String) -> String { line.replacingOccurrences(of: #""sampled_at":"[^"]*""#, with: "", options: .regularExpression) }
-            guard withoutTime(first.stdout) == withoutTime(second.stdout) else { continue }
+            guard withoutTime(first.stdout) == withoutTime(second.stdout) else { differences = ["our two samples differ"]; continue }
             let json = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
-            #expect((json["total_bytes"] as? NSNumber)?.uint64Value == df.sizeBytes, sourceLocation: sourceLocation)
-            #expect((json["used_bytes"] as? NSNumber)?.uint64Value == df.usedBytes, sourceLocation: sourceLocation)
-            #expect((json["free_bytes"] as? NSNumber)?.uint64Value == df.availableBytes, sourceLocation: sourceLocation)
-            #expect((json["reserved_bytes"] as? NSNumber)?.uint64Value == df.sizeBytes - df.usedBytes - df.availableBytes, sourceLocation: sourceLocation)
-            #expect(json["used_percent"] as? Int == df.percent, sourceLocation: sourceLocation)
-            #expect(json["mountpoint"] as? String == df.target, sourceLocation: sourceLocation)
-            #expect(json["fstype"] as? String == df.type, sourceLocation: sourceLocation)
-            #expect(json["source"] as? String == "direct", sourceLocation: sourceLocation)
-            #expect(json["state"] as? String == "fresh", sourceLocation: sourceLocation)
             let rate = try #require(json["used_rate"] as? Double)
             let used = Double(df.usedBytes), usable = Double(df.usedBytes + df.availableBytes)
-            #expect(abs(rate - used / usable) < 1e-12, sourceLocation: sourceLocation)
-            return
+            differences = [
+                compare("total_bytes", (json["total_bytes"] as? NSNumber)?.uint64Value, df.sizeBytes),
+                compare("used_bytes", (json["used_bytes"] as? NSNumber)?.uint64Value, df.usedBytes),
+                compare("free_bytes", (json["free_bytes"] as? NSNumber)?.uint64Value, df.availableBytes),
+                compare("reserved_bytes", (json["reserved_bytes"] as? NSNumber)?.uint64Value, df.sizeBytes - df.usedBytes - df.availableBytes),
+                compare("used_percent", json["used_percent"] as? Int, df.percent),
+                compare("mountpoint", json["mountpoint"] as? String, df.target),
+                compare("fstype", json["fstype"] as? String, df.type),
+                compare("source", json["source"] as? String, "direct"),
+                compare("state", json["state"] as? String, "fresh"),
+                abs(rate - used / usable) < 1e-12 ? nil : "used_rate: \(rate), df's \(used / usable)",
+            ].compactMap { $0 }
+            if differences.isEmpty { return }
         }
-        Issue.record("\(path) kept changing; no quiet moment to compare with df", sourceLocation: sourceLocation)
+        Issue.record("\(path): no attempt agreed with df; the last: \(differences.joined(separator: "; "))", sourceLocation: sourceLocation)
+    }
+
+    /// nil when they agree, else what differs.
+    static func compare<Value: Equatable>(_ what: String, _ ours: Value?, _ df: Value?) -> String? {
+        ours == df ? nil : "\(what): ours \(ours.map { "\($0)" } ?? "nil"), df's \(df.map { "\($0)" } ?? "nil")"
     }
 
     @Test func rootFilesystem() throws {

@@ -428,7 +428,8 @@ final class Manager: ClientConnectionDelegate {
             connections[ObjectIdentifier(connection)] = connection
             if idleTimer?.isScheduled == false { idleTimer?.schedule(afterMicroseconds: settings.idleTimeoutMicroseconds / 2) }
         } catch {
-            Descriptor.close(descriptor)
+            // The connection owned the descriptor from its first line, and its deinit (which
+            // runs for an initializer that throws once every property is set) closed it.
             logger.error("cannot watch a new connection", metadata: ["reason": "\(error)"])
         }
     }

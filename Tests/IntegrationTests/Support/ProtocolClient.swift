@@ -12,7 +12,7 @@ final class ProtocolClient {
     }
 
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw HarnessFailure("socket: \(errno)") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -25,14 +25,14 @@ final class ProtocolClient {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard result == 0 else {
-            let error = errno
-            close(descriptor)
-            throw HarnessFailure("connect \(path): \(String(cString: strerror(error)))")
-        }
+        // No close(descriptor) here: a class initializer that throws once every property is
+        // set still runs deinit, which closes it. Closing it here too closed it twice, and
+        // the second close hit whatever descriptor another test's thread had been given the
+        // number meanwhile (a pipe of a process being spawned: EBADF, seen in CI).
+        guard result == 0 else { throw HarnessFailure("connect \(path): \(String(cString: strerror(errno)))") }
     }
 
-    deinit { close(descriptor) }
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
     func send(_ text: String) throws {
         let bytes = Array(text.utf8)
