@@ -63,11 +63,7 @@ struct StatusOptions: Equatable {
                     }
                     options.format = format
                 case "--timeout":
-                    let value = try scanner.value(of: name, inline: inline)
-                    guard let microseconds = DurationParser.microseconds(value), DaemonSettings.timeoutRange.contains(microseconds) else {
-                        throw .invalidValue(option: name, value: value, reason: "a duration from 100ms to 10min, such as 2s", command: "usedspace status")
-                    }
-                    options.timeoutMilliseconds = Int32(microseconds / 1000)
+                    options.timeoutMilliseconds = Int32(try scanner.duration(of: name, inline: inline, in: DaemonSettings.timeoutRange) / 1000)
                 case "--no-daemon":
                     try scanner.requireNoValue(name, inline: inline)
                     options.noDaemon = true

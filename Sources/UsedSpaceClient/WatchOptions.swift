@@ -92,12 +92,11 @@ struct WatchOptions {
                         throw .invalidValue(option: name, value: value, reason: error.message, command: command)
                     }
                     options.barSettings.append((String(name.dropFirst(2)), value))
-                case "--interval", "--timeout":
-                    let value = try scanner.value(of: name, inline: inline)
-                    guard let microseconds = DurationParser.microseconds(value), DaemonSettings.intervalRange.contains(microseconds) else {
-                        throw .invalidValue(option: name, value: value, reason: "a duration from 100ms to 24h, such as 5s", command: command)
-                    }
-                    if name == "--interval" { options.intervalMicroseconds = microseconds } else { options.timeoutMicroseconds = microseconds }
+                case "--interval":
+                    options.intervalMicroseconds = try scanner.duration(of: name, inline: inline, in: DaemonSettings.intervalRange)
+                case "--timeout":
+                    // The daemon's limits for the same setting (sample-timeout), not the interval's.
+                    options.timeoutMicroseconds = try scanner.duration(of: name, inline: inline, in: DaemonSettings.timeoutRange)
                 case "--config":
                     options.configPath = try scanner.value(of: name, inline: inline)
                 case "--no-daemon":

@@ -36,6 +36,20 @@ public struct ArgumentScanner {
         return value
     }
 
+    /// The value of an option that takes a duration ("5s", "500ms", "2min") within `range`
+    /// (microseconds), with the reason when it is not one.
+    public mutating func duration(of option: String, inline: String?, in range: ClosedRange<UInt64>) throws(UsageError) -> UInt64 {
+        let value = try value(of: option, inline: inline)
+        guard let microseconds = DurationParser.microseconds(value) else {
+            throw .invalidValue(option: option, value: value, reason: "not a duration such as 5s, 500ms or 2min", command: command)
+        }
+        guard range.contains(microseconds) else {
+            let limits = "\(DurationParser.describe(microseconds: range.lowerBound)) to \(DurationParser.describe(microseconds: range.upperBound))"
+            throw .invalidValue(option: option, value: value, reason: "must be from \(limits)", command: command)
+        }
+        return microseconds
+    }
+
     /// For flags: `--details=yes` is a mistake worth reporting, not ignoring.
     public func requireNoValue(_ option: String, inline: String?) throws(UsageError) {
         if inline != nil { throw .valueNotAllowed(option: option, command: command) }

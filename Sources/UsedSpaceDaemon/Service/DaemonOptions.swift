@@ -70,9 +70,9 @@ struct DaemonOptions: Equatable {
                     }
                     options.paths.append(value)
                 case "--interval":
-                    options.intervalMicroseconds = try duration(name, scanner.value(of: name, inline: inline), DaemonSettings.intervalRange)
+                    options.intervalMicroseconds = try scanner.duration(of: name, inline: inline, in: DaemonSettings.intervalRange)
                 case "--timeout":
-                    options.sampleTimeoutMicroseconds = try duration(name, scanner.value(of: name, inline: inline), DaemonSettings.timeoutRange)
+                    options.sampleTimeoutMicroseconds = try scanner.duration(of: name, inline: inline, in: DaemonSettings.timeoutRange)
                 case "--threshold":
                     let value = try scanner.value(of: name, inline: inline)
                     do {
@@ -87,7 +87,7 @@ struct DaemonOptions: Equatable {
                     }
                     options.maximumClients = count
                 case "--idle-timeout":
-                    options.idleTimeoutMicroseconds = try duration(name, scanner.value(of: name, inline: inline), DaemonSettings.idleTimeoutRange)
+                    options.idleTimeoutMicroseconds = try scanner.duration(of: name, inline: inline, in: DaemonSettings.idleTimeoutRange)
                 case "--textfile-dir":
                     options.textfileDirectory = try absolute(name, scanner.value(of: name, inline: inline))
                 case "--socket":
@@ -109,16 +109,6 @@ struct DaemonOptions: Equatable {
             }
         }
         return options
-    }
-
-    private static func duration(_ option: String, _ value: String, _ range: ClosedRange<UInt64>) throws(UsageError) -> UInt64 {
-        guard let microseconds = DurationParser.microseconds(value) else {
-            throw .invalidValue(option: option, value: value, reason: "not a duration such as 5s, 500ms or 2min", command: command)
-        }
-        guard range.contains(microseconds) else {
-            throw .invalidValue(option: option, value: value, reason: "must be from \(DurationParser.describe(microseconds: range.lowerBound)) to \(DurationParser.describe(microseconds: range.upperBound))", command: command)
-        }
-        return microseconds
     }
 
     private static func absolute(_ option: String, _ value: String) throws(UsageError) -> String {
