@@ -26,16 +26,10 @@ source "$repo/bench/lib/rounds.sh"
 bench_require hyperfine python3 i3status socat
 [[ $(id -u) == 0 ]] || { echo "error: run as root (the memory part mounts a tmpfs)" >&2; exit 1; }
 
-if [[ -n ${USEDSPACE_BIN_DIR:-} ]]; then
-    bin=$USEDSPACE_BIN_DIR
-else
-    echo "# building release binaries into $repo/.build-bench-static"
-    # (Relinked every time: SwiftPM does not notice a new Sources/usedspaced/Linking/hot-symbols.txt.)
-    rm -f "$repo/.build-bench-static/release/usedspaced"
-    (cd "$repo" && env -u USEDSPACE_CLIENT_LINKING -u USEDSPACE_DAEMON_LINKING \
-        swift build -c release --scratch-path .build-bench-static >/dev/null)
-    bin=$repo/.build-bench-static/release
-fi
+# shellcheck source=bench/lib/binaries.sh
+source "$repo/bench/lib/binaries.sh"
+bench_binaries "$repo"
+bin=$BENCH_BIN
 samples=${SAMPLES:-720}
 [[ ${BENCH_QUICK:-0} == 1 ]] && samples=${SAMPLES:-100}
 

@@ -18,13 +18,10 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 [[ $(id -u) == 0 ]] || { echo "error: run as root (mounts a tmpfs)" >&2; exit 1; }
 subscribers=${SUBSCRIBERS:-1000}
 rounds=${ROUNDS:-20}
-if [[ -n ${USEDSPACE_BIN_DIR:-} ]]; then
-    bin=$USEDSPACE_BIN_DIR
-else
-    echo "# building release binaries into $repo/.build-bench-static"
-    (cd "$repo" && env -u USEDSPACE_CLIENT_LINKING swift build -c release --scratch-path .build-bench-static >/dev/null)
-    bin=$repo/.build-bench-static/release
-fi
+# shellcheck source=bench/lib/binaries.sh
+source "$repo/bench/lib/binaries.sh"
+bench_binaries "$repo"
+bin=$BENCH_BIN
 work=$(mktemp -d /tmp/usedspace-bench-fanout.XXXXXX)
 mkdir -p "$work/fs" "$work/runtime"
 gcc -O2 -Wall -o "$work/fanout" "$repo/bench/fanout.c"

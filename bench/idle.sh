@@ -16,13 +16,10 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 duration=${DURATION:-600}
 command -v i3status >/dev/null || { echo "error: i3status is missing: apt-get install i3status" >&2; exit 1; }
-if [[ -n ${USEDSPACE_BIN_DIR:-} ]]; then
-    bin=$USEDSPACE_BIN_DIR
-else
-    echo "# building release binaries into $repo/.build-bench-static"
-    (cd "$repo" && env -u USEDSPACE_CLIENT_LINKING swift build -c release --scratch-path .build-bench-static >/dev/null)
-    bin=$repo/.build-bench-static/release
-fi
+# shellcheck source=bench/lib/binaries.sh
+source "$repo/bench/lib/binaries.sh"
+bench_binaries "$repo"
+bin=$BENCH_BIN
 work=$(mktemp -d /tmp/usedspace-bench-idle.XXXXXX)
 mkdir -p "$work/runtime" "$work/state" "$work/quiet"
 pids=()

@@ -85,17 +85,8 @@ import Testing
             sleepers.append(client)
         }
         // Publish continuously for a while (threshold 0: every sample is news).
-        let stop = Locked(false)
-        let churn = Thread {
-            var toggle = false
-            while !stop.value {
-                toggle.toggle()
-                if toggle { try? Data(count: 1 << 20).write(to: URL(fileURLWithPath: mount + "/churn")) } else { try? FileManager.default.removeItem(atPath: mount + "/churn") }
-                usleep(20_000)
-            }
-        }
-        churn.start()
-        defer { stop.set(true) }
+        let churn = FileChurn(in: mount, pauseMicroseconds: 20_000)
+        defer { churn.stop() }
         var worst = 0.0
         let deadline = Date().addingTimeInterval(8)
         while Date() < deadline {

@@ -127,17 +127,8 @@ import Testing
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=64m")
         let state = scratch.subpath("state")
         let socket = scratch.subpath("s.sock")
-        let stop = Locked(false)
-        let churn = Thread {
-            var toggle = false
-            while !stop.value {
-                toggle.toggle()
-                if toggle { try? Data(count: 1 << 20).write(to: URL(fileURLWithPath: mount + "/churn")) } else { try? FileManager.default.removeItem(atPath: mount + "/churn") }
-                usleep(5_000)
-            }
-        }
-        churn.start()
-        defer { stop.set(true) }
+        let churn = FileChurn(in: mount, pauseMicroseconds: 5_000)
+        defer { churn.stop() }
         var highestSeq = 0
         var kills = 0
         for round in 0..<200 {

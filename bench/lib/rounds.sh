@@ -1,4 +1,4 @@
-# Sourced by bench/startup.sh and bench/startup-variants.sh: measure commands against a
+# Sourced by bench/startup.sh, bench/startup-variants.sh and bench/daemon.sh: measure commands against a
 # reference (df) pair by pair, in rounds, and summarise the per-round ratios.
 #
 #   bench_rounds OUT_DIR NAME COMMAND [NAME COMMAND ...]
