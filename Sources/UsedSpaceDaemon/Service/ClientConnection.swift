@@ -84,8 +84,14 @@ final class ClientConnection {
     var hasUnsentOutput: Bool { outputOffset < output.count }
 
     private func handle(_ events: UInt32) {
+        // epoll reports a hang-up (both directions closed: the client is gone) and errors
+        // whatever events were asked for, even none: not closing here is a busy loop.
+        if events & (IOEvents.hangUp | IOEvents.error) != 0 {
+            close()
+            return
+        }
         if events & IOEvents.writable != 0 { flush() }
-        if !isClosed && events & (IOEvents.readable | IOEvents.hangUp | IOEvents.error) != 0 { readAvailable() }
+        if !isClosed && events & IOEvents.readable != 0 { readAvailable() }
     }
 
     private func readAvailable() {

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// Clients that come and go as a user's day makes them: a bar restarted, a `watch` killed, a
+/// script that half-closes and then vanishes. Every one of them must cost the daemon nothing
+/// once it is gone: no CPU, no descriptor, no thread.
+@Suite struct ClientChurnTests {
+    /// CPU time (user + system) of a process in clock ticks (normally 10 ms), from /proc.
+    static func cpuTicks(_ pid: pid_t) -> Int? {
+        guard let stat = readProcFile("/proc/\(pid)/stat"), let end = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(end, offsetBy: 2)...].split(separator: " ")
+        // Fields 14 and 15 of proc(5), counted from the state field (3).
+        guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        return user + system
+    }
+
+    static func openDescriptors(_ pid: pid_t) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+
+    /// The daemon's CPU ticks over `seconds` of doing nothing (a spinning loop takes ~100 per
+    /// second; an idle daemon sampling a quiet filesystem takes 0 or 1).
+    static func idleTicks(_ daemon: DaemonProcess, seconds: Double = 2) throws -> Int {
+        let pid = daemon.process.processIdentifier
+        let before = try #require(cpuTicks(pid))
+        usleep(UInt32(seconds * 1_000_000))
+        let after = try #require(cpuTicks(pid))
+        return after - before
+    }
+
+    static func quietDaemon() throws -> (DaemonProcess, ScratchDirectory) {
+        let scratch = try ScratchDirectory("churn")
+        let daemon = try DaemonProcess(arguments: ["--path", scratch.path])
+        try daemon.waitUntilAnswering()
+        return (daemon, scratch)
+    }
+
+    @Test func aSubscriberThatVanishesCostsTheDaemonNothing() throws {
+        let (daemon, _) = try Self.quietDaemon()
+        let descriptorsBefore = Self.openDescriptors(daemon.process.processIdentifier)
+        do {
+            let client = try ProtocolClient(path: daemon.socketPath)
+            #expect(try client.request("subscribe json").header == "ok 1")
+        } // closed here, as a killed bar's socket is
+        usleep(200_000)
+        let ticks = try Self.idleTicks(daemon)
+        print("measured: daemon CPU over 2 s after a subscriber vanished: \(ticks) ticks")
+        #expect(ticks < 20, "the daemon spun after a subscriber went away (\(ticks) ticks in 2 s)")
+        #expect(Self.openDescriptors(daemon.process.processIdentifier) == descriptorsBefore)
+    }
+
+    @Test func aSubscriberThatHalfClosesThenVanishesCostsNothing() throws {
+        let (daemon, _) = try Self.quietDaemon()
+        let descriptorsBefore = Self.openDescriptors(daemon.process.processIdentifier)
+        do {
+            let client = try ProtocolClient(path: daemon.socketPath)
+            try client.send("subscribe json\n")
+            client.shutdownWriting()
+            #expect(try client.readFrame(timeout: 5)?.header == "ok 1")
+            // Still subscribed after the half-close: it reads, it just sends nothing more.
+            usleep(200_000)
+            #expect(try Self.idleTicks(daemon, seconds: 1) < 10)
+        }
+        usleep(200_000)
+        let ticks = try Self.idleTicks(daemon)
+        print("measured: daemon CPU over 2 s after a half-closed subscriber vanished: \(ticks) ticks")
+        #expect(ticks < 20, "the daemon spun after a half-closed subscriber went away (\(ticks) ticks in 2 s)")
+        #expect(Self.openDescriptors(daemon.process.processIdentifier) == descriptorsBefore)
+    }
+
+    @Test func aKilledWatchCostsTheDaemonNothing() throws {
+        let (daemon, scratch) = try Self.quietDaemon()
+        let environment = ProcessInfo.processInfo.environment.merging(["USEDSPACE_SOCKET": daemon.socketPath]) { $1 }
+        for format in ["i3bar", "waybar", "json"] {
+            let watch = try WatchProcess(["--format", format, "--path", scratch.path], environment: environment)
+            _ = try watch.waitForLine { $0.contains("%") || $0.contains("used_rate") }
+            kill(watch.process.processIdentifier, SIGKILL)
+            watch.process.waitUntilExit()
+        }
+        usleep(200_000)
+        let ticks = try Self.idleTicks(daemon)
+        print("measured: daemon CPU over 2 s after three killed watches: \(ticks) ticks")
+        #expect(ticks < 20, "the daemon spun after a watch was killed (\(ticks) ticks in 2 s)")
+    }
+}
