@@ -68,4 +68,54 @@ int clinux_spawn_detached_shell(const char *command, char *const environment[]) 
 
 int clinux_set_timer_slack(unsigned long nanoseconds) { return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0); }
 
-int clinux_close_from(int lowest) { return close_range((unsigned int)lowest, ~0U, 0); }
+
+int clinux_pipe_cloexec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }
+
+int clinux_isolate_descriptors(int keep) {
+    int moved = fcntl(keep, F_DUPFD, 10);
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(null, 2);
+    }
+    if (moved < 0 || dup2(moved, 3) < 0) return -1;
+    close_range(4, ~0U, 0);
+    return 3;
+}
+
+static int write_all(int fd, const char *bytes, size_t count) {
+    while (count > 0) {
+        ssize_t written = write(fd, bytes, count);
+        if (written < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        bytes += written;
+        count -= (size_t)written;
+    }
+    return 0;
+}
+
+int clinux_fork_file_reader(const char *path, int output, long limit) {
+    pid_t pid = fork();
+    if (pid != 0) return pid;
+    int out = clinux_isolate_descriptors(output);
+    if (out < 0) _exit(CLINUX_READER_FAILED_READ | EBADF);
+    int fd;
+    do fd = open(path, O_RDONLY | O_CLOEXEC); while (fd < 0 && errno == EINTR);
+    if (fd < 0) _exit(errno & 0x7f);
+    char buffer[16384];
+    long total = 0;
+    for (;;) {
+        ssize_t count = read(fd, buffer, sizeof buffer);
+        if (count < 0) {
+            if (errno == EINTR) continue;
+            _exit(CLINUX_READER_FAILED_READ | (errno & 0x7f));
+        }
+        if (count == 0) _exit(0);
+        if (write_all(out, buffer, (size_t)count) != 0) _exit(CLINUX_READER_FAILED_READ | EPIPE);
+        total += count;
+        if (total > limit) _exit(0);
+    }
+}

@@ -1,25 +1,29 @@
 import UsedSpaceCore
 import UsedSpaceSystem
 
-/// The [bar] settings of the configuration file, for `watch` and the bar formats of
-/// `status`. A broken file is reported on stderr and the defaults are used: a status bar
-/// should show the disk, not nothing.
+/// The configuration file as the client reads it: the [bar] settings for `watch` and the
+/// bar formats of `status`, the [daemon] paths for `--all`. A broken file is reported on
+/// stderr and the defaults are used: a status bar should show the disk, not nothing. A file
+/// on a filesystem that hangs is given up on after the command's timeout.
 enum ClientConfiguration {
     static var defaultPath: String? {
         ProcessEnvironment.xdgDirectory("XDG_CONFIG_HOME", fallback: ".config").map { $0 + "/usedspace/config" }
     }
 
     /// The configuration at `explicitPath` (which must exist) or the default path (which may not).
-    static func load(explicitPath: String?) -> (configuration: Configuration, problem: String?) {
+    static func load(explicitPath: String?, timeoutMicroseconds: UInt64) -> (configuration: Configuration, problem: String?) {
         guard let path = explicitPath ?? defaultPath else { return (Configuration(), nil) }
+        let text: String
         do {
-            let text = try FileContents.readText(path, limit: ConfigFile.maximumSize)
-            return (try Configuration.parse(text), nil)
-        } catch let error as FileReadError {
-            if case .system(let system) = error, system.isNotFound, explicitPath == nil { return (Configuration(), nil) }
-            return (Configuration(), "\(path): \(error); using the default bar settings")
+            text = try IsolatedFileRead.readText(path, limit: ConfigFile.maximumSize, timeoutMicroseconds: timeoutMicroseconds)
         } catch {
-            return (Configuration(), "\(path): \(error); using the default bar settings")
+            if error.isNotFound && explicitPath == nil { return (Configuration(), nil) }
+            return (Configuration(), "cannot read \(path): \(error); using the default settings")
+        }
+        do {
+            return (try Configuration.parse(text), nil)
+        } catch {
+            return (Configuration(), "\(path):\(error.line > 0 ? "\(error.line):" : "") \(error.message); using the default settings (check it: usedspace config check)")
         }
     }
 }

@@ -17,8 +17,7 @@ enum SnapshotProvider {
         do {
             let connection = try DaemonConnection(path: socket)
             let view = ViewRequest(format: .snapshot, details: false, path: path, all: all)
-            let deadline = WallClock.monotonicNanoseconds() + daemonTimeoutNanoseconds
-            let lines = try connection.request(view.requestLine(verb: "status"), deadline: deadline)
+            let lines = try connection.request(view.requestLine(verb: "status"), deadline: MonotonicClock.nanoseconds() + daemonTimeoutNanoseconds)
             guard !lines.isEmpty else { return nil }
             return try lines.map { line throws in try SnapshotCodec.decode(line, source: .daemon) }
         } catch {
@@ -26,8 +25,8 @@ enum SnapshotProvider {
         }
     }
 
-    /// Sampled so that a filesystem that hangs cannot hang us (IsolatedSampler).
-    static func direct(path: String, timeoutMilliseconds: Int32) -> Snapshot? {
-        IsolatedSampler.snapshot(path, timeoutMilliseconds: timeoutMilliseconds)
+    /// Sampled so that a filesystem that hangs cannot hang us (ChildProcessSampler).
+    static func direct(path: String, timeoutMilliseconds: Int32) -> Snapshot {
+        ChildProcessSampler.snapshot(path, timeoutMilliseconds: timeoutMilliseconds)
     }
 }

@@ -5,9 +5,15 @@ import UsedSpaceSystem
 /// one failed.
 enum StatusCommand {
     static func run(_ options: StatusOptions) -> Int32 {
-        let (configuration, problem) = ClientConfiguration.load(explicitPath: nil)
+        // The file is read only when it matters (bar settings, --all): a plain status touches
+        // no filesystem but the one it measures.
         let needsConfiguration = options.all || ![OutputFormat.text, .json].contains(options.format)
-        if let problem, needsConfiguration { StandardStreams.error("usedspace: \(problem)") }
+        var configuration = Configuration()
+        if needsConfiguration {
+            let (loaded, problem) = ClientConfiguration.load(explicitPath: nil, timeoutMicroseconds: UInt64(options.timeoutMilliseconds) * 1000)
+            configuration = loaded
+            if let problem { StandardStreams.error("usedspace: \(problem)") }
+        }
         let paths: [String]
         switch TargetPaths.resolve(path: options.path, all: options.all, configuration: configuration) {
         case .success(let resolved): paths = resolved
@@ -17,10 +23,10 @@ enum StatusCommand {
         }
         var snapshots: [Snapshot]?
         if !options.noDaemon {
-            let requested = options.path.map { TargetPaths.canonical($0, given: true) } ?? nil
+            let requested = options.path.flatMap { TargetPaths.canonical($0, given: true) }
             snapshots = SnapshotProvider.fromDaemon(path: requested, all: options.all)
         }
-        let shown = snapshots ?? paths.compactMap { SnapshotProvider.direct(path: $0, timeoutMilliseconds: options.timeoutMilliseconds) }
+        let shown = snapshots ?? paths.map { SnapshotProvider.direct(path: $0, timeoutMilliseconds: options.timeoutMilliseconds) }
         return show(shown, options: options, bar: configuration.bar)
     }
 
@@ -37,18 +43,16 @@ enum StatusCommand {
                 output += lines.map { $0 + "\n" }.joined()
             }
         case .i3bar, .i3blocks, .polybar, .waybar:
-            let home = ProcessEnvironment.homeDirectory.flatMap { try? PathResolver.canonical($0) }
-            let blocks = snapshots.map { snapshot in
-                BarBlock(snapshot, options: bar.labelled(for: snapshot, among: snapshots.count, home: home),
-                         severity: bar.severity.severity(of: snapshot.stats, previous: .normal), expanded: options.details)
+            let items = snapshots.map { snapshot in
+                BarOutput.Item(snapshot: snapshot, severity: bar.severity.severity(of: snapshot.stats, previous: .normal), expanded: options.details)
             }
-            if options.format == .i3bar {
-                output = I3barRenderer.statusLine(blocks) + "\n"
-            } else if let block = BarBlock.combined(blocks, mountPoints: snapshots.map { $0.mountPoint ?? $0.path }) {
-                output = SnapshotView.barLine(block, format: options.format) + "\n"
-            }
+            output = BarOutput.line(items, format: options.format, bar: bar, home: TargetPaths.lexicalHome).map { $0 + "\n" } ?? ""
         }
         StandardStreams.write(output)
+        if let problem = snapshots.lazy.compactMap(\.configurationProblem).first {
+            StandardStreams.error("usedspace: warning: usedspaced refused its configuration: \(ControlCharacters.replaced(in: problem))"
+                + " (fix it, check it with 'usedspace config check', then: systemctl --user reload usedspace)")
+        }
         var status = ExitStatus.success
         for snapshot in snapshots where snapshot.state == .failed {
             StandardStreams.error("usedspace: \(ControlCharacters.replaced(in: snapshot.error ?? "the sample failed"))")

@@ -4,7 +4,9 @@ import UsedSpaceSystem
 /// Which paths a `status` or `watch` shows: `--path`, every watched path of the
 /// configuration (`--all`), or the home directory.
 enum TargetPaths {
-    struct Failure: Error { var message: String }
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
 
     static func resolve(path: String?, all: Bool, configuration: Configuration) -> Result<[String], Failure> {
         let home = ProcessEnvironment.homeDirectory
@@ -12,12 +14,12 @@ enum TargetPaths {
         if all {
             let expanded = configuration.daemon.paths.compactMap { DaemonSettings.expand($0, home: home) }
             guard expanded.count == configuration.daemon.paths.count else {
-                return .failure(Failure(message: "HOME is not set, so '~' in the configuration means nothing; set HOME"))
+                return .failure(Failure(description: "HOME is not set, so '~' in the configuration means nothing; set HOME"))
             }
             return .success(expanded)
         }
         guard let home else {
-            return .failure(Failure(message: "HOME is not set and /etc/passwd has no home directory for you; use --path PATH"))
+            return .failure(Failure(description: "HOME is not set and /etc/passwd has no home directory for you; use --path PATH"))
         }
         return .success([home])
     }
@@ -27,9 +29,13 @@ enum TargetPaths {
     /// default path, which the daemon knows as its first.
     static func canonical(_ path: String, given: Bool) -> String? {
         guard given else { return nil }
-        return IsolatedSampler.mayHangLexically(path) ? path : (try? PathResolver.canonical(path)) ?? path
+        return MountTable.mayHang(path) ? path : (try? PathResolver.canonical(path)) ?? path
     }
-}
-extension TargetPaths.Failure: CustomStringConvertible {
-    var description: String { message }
+
+    /// The home directory as the environment gives it, normalised without asking any
+    /// filesystem: for "~" in labels. Resolving it (symlinks) could hang on a home that is
+    /// on a dead mount, and showing one filesystem must never touch another.
+    static var lexicalHome: String? {
+        ProcessEnvironment.homeDirectory.map { LexicalPath.normalize($0, currentDirectory: "/") }
+    }
 }

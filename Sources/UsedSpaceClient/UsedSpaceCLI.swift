@@ -4,8 +4,6 @@ import UsedSpaceSystem
 /// The `usedspace` command: dispatches to a subcommand and turns every error into a one-line
 /// message and an exit status.
 public enum UsedSpaceCLI {
-    public static let version = "0.1.0"
-
     static let help = """
         Usage: usedspace COMMAND [OPTIONS]
 
@@ -62,7 +60,7 @@ public enum UsedSpaceCLI {
             case let other?: throw .unknownCommand(other)
             }
         case "-V", "--version":
-            StandardStreams.write("usedspace \(version)\n")
+            StandardStreams.write("usedspace \(UsedSpaceVersion.current)\n")
             return ExitStatus.success
         default:
             if command.hasPrefix("-") { throw .unknownOption(command, command: "usedspace") }

@@ -3,7 +3,7 @@ import UsedSpaceSystem
 
 enum WatchCommand {
     static func run(_ options: WatchOptions) -> Int32 {
-        let (configuration, problem) = ClientConfiguration.load(explicitPath: options.configPath)
+        let (configuration, problem) = ClientConfiguration.load(explicitPath: options.configPath, timeoutMicroseconds: options.timeoutMicroseconds)
         if let problem { StandardStreams.error("usedspace: \(problem)") }
         let bar = options.barOptions(base: configuration.bar)
         let paths: [String]
@@ -14,10 +14,10 @@ enum WatchCommand {
             return ExitStatus.failure
         }
         let targets = paths.map { path in
-            Watcher.Target(path: path, canonical: TargetPaths.canonical(path, given: options.path != nil || options.all), expanded: options.expanded)
+            WatchLoop.Target(path: path, canonical: TargetPaths.canonical(path, given: options.path != nil || options.all), expanded: options.expanded)
         }
         do {
-            return try Watcher(options: options, bar: bar, targets: targets, all: options.all).run()
+            return try WatchLoop(options: options, bar: bar, targets: targets, all: options.all).run()
         } catch {
             StandardStreams.error("usedspace: cannot watch: \(error)")
             return ExitStatus.failure

@@ -16,17 +16,12 @@ struct WatchOutput {
         format == .i3bar ? StandardStreams.write(I3barRenderer.header) : true
     }
 
-    /// One filesystem as the bar shows it.
-    struct Item {
-        var snapshot: Snapshot
-        var severity: Severity
-        var expanded: Bool
-    }
+    typealias Item = BarOutput.Item
 
     /// Shows the filesystems (one, or every watched one); returns false when the reader
     /// (the bar) has gone away. `changed` is the snapshot that is news, for the formats that
     /// write one line per snapshot (json).
-    mutating func show(_ items: [Item], changed: Snapshot?, bar: BarOptions) -> Bool {
+    mutating func show(_ items: [Item], changed: Snapshot?, bar: BarOptions, home: String?) -> Bool {
         guard !items.isEmpty else { return true }
         let text: String
         switch format {
@@ -40,23 +35,12 @@ struct WatchOutput {
             // Every publish is news in JSON (seq, time): one object per published snapshot.
             guard let changed else { return true }
             return StandardStreams.write(JSONRenderer.render(changed) + "\n")
-        case .i3bar:
-            text = I3barRenderer.statusLine(blocks(items, bar: bar))
-        case .i3blocks, .polybar, .waybar:
-            let blocks = blocks(items, bar: bar)
-            guard let block = BarBlock.combined(blocks, mountPoints: items.map { $0.snapshot.mountPoint ?? $0.snapshot.path }) else { return true }
-            text = SnapshotView.barLine(block, format: format)
+        case .i3bar, .i3blocks, .polybar, .waybar:
+            guard let line = BarOutput.line(items, format: format, bar: bar, home: home) else { return true }
+            text = line
         }
         guard text != lastShown else { return true }
         return emit(text)
-    }
-
-    private func blocks(_ items: [Item], bar: BarOptions) -> [BarBlock] {
-        let home = ProcessEnvironment.homeDirectory.flatMap { try? PathResolver.canonical($0) }
-        return items.map { item in
-            BarBlock(item.snapshot, options: bar.labelled(for: item.snapshot, among: items.count, home: home),
-                     severity: item.severity, expanded: item.expanded)
-        }
     }
 
     private mutating func emit(_ text: String) -> Bool {

@@ -9,9 +9,6 @@ public enum UsedSpaceDaemon {
     enum ExitStatus {
         static let failure: Int32 = 1
         static let usage: Int32 = 2
-        /// EX_CONFIG: the unit's RestartPreventExitStatus= keeps systemd from retrying
-        /// a configuration that cannot work until someone edits it.
-        static let configuration: Int32 = 78
     }
 
     public static func main(_ arguments: [String]) -> Int32 {
@@ -27,8 +24,11 @@ public enum UsedSpaceDaemon {
             return 0
         }
         if options.showVersion {
-            StandardStreams.write("usedspaced \(Manager.version)\n")
+            StandardStreams.write("usedspaced \(UsedSpaceVersion.current)\n")
             return 0
+        }
+        if options.reload {
+            return ReloadCommand.run(options)
         }
         let useJournal = JournalLogHandler.stderrIsJournal
         let level: Logger.Level = options.verbose ? .debug : .info
@@ -45,15 +45,10 @@ public enum UsedSpaceDaemon {
         let logger = Logger(label: "usedspaced")
 
         let paths: DaemonPaths
-        let settings: Configuration
         do {
             paths = try DaemonPaths.resolve(options)
-            settings = try ConfigurationLoader(paths: paths, options: options).load()
-        } catch let error as ConfigurationLoader.Failure {
-            logger.critical("cannot start: invalid configuration; fix it (usedspace config check) and restart", metadata: ["reason": "\(error)"])
-            return ExitStatus.configuration
         } catch {
-            logger.critical("cannot start", metadata: ["reason": "\(error)"])
+            logger.critical("cannot start: \(error)", metadata: ["reason": "\(error)"])
             return ExitStatus.failure
         }
 
@@ -63,13 +58,13 @@ public enum UsedSpaceDaemon {
         ProcessControl.raiseOpenFileLimit(to: UInt64(DaemonSettings.clientRange.upperBound + 64))
         do {
             let loop = try EventLoop()
-            let manager = try Manager(loop: loop, logger: logger, options: options, paths: paths, configuration: settings)
+            let manager = Manager(loop: loop, logger: logger, paths: paths, loader: ConfigurationLoader(paths: paths, options: options))
             try manager.start()
             let status = try loop.run()
             withExtendedLifetime(manager) {}
             return status
         } catch {
-            logger.critical("cannot start", metadata: ["reason": "\(error)"])
+            logger.critical("cannot start: \(error)", metadata: ["reason": "\(error)"])
             return ExitStatus.failure
         }
     }

@@ -7,33 +7,22 @@ public enum AtomicFile {
     public static func write(_ contents: String, to path: String, mode: mode_t = 0o600) throws(SystemError) {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         let temporary = path + ".tmp"
-        let descriptor = try retryingOnInterrupt("open") {
-            open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
-        }
-        var failure: SystemError?
-        var bytes = Array(contents.utf8)
-        var offset = 0
-        while failure == nil && offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno != EINTR { failure = .current("write") }
-            } else {
-                offset += written
-            }
-        }
-        // O_CREAT's mode is filtered by the umask, and an existing temporary file keeps its own.
-        if failure == nil && fchmod(descriptor, mode) != 0 { failure = .current("fchmod") }
-        if failure == nil && fsync(descriptor) != 0 { failure = .current("fsync") }
-        if Glibc.close(descriptor) != 0 && failure == nil && errno != EINTR { failure = .current("close") }
-        if failure == nil && rename(temporary, path) != 0 { failure = .current("rename") }
-        if let failure {
+        do throws(SystemError) {
+            let file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: mode)
+            try file.writeAll(Array(contents.utf8))
+            // O_CREAT's mode is filtered by the umask, and an existing temporary file keeps its own.
+            _ = try SystemCall.retrying("fchmod") { fchmod(file.rawValue, mode) }
+            _ = try SystemCall.retrying("fsync") { fsync(file.rawValue) }
+            // Closed before the rename: an error that close reports is the write's.
+            let raw = file.release()
+            if Glibc.close(raw) != 0 && errno != EINTR { throw SystemError.current("close") }
+            _ = try SystemCall.retrying("rename") { rename(temporary, path) }
+        } catch {
             unlink(temporary)
-            throw failure
+            throw error
         }
-        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            fsync(directoryDescriptor)
-            Glibc.close(directoryDescriptor)
+        if let directoryFile = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) {
+            fsync(directoryFile.rawValue)
         }
     }
 

@@ -1,81 +1,81 @@
-import Glibc
+/// One thread that runs jobs handed to it and hands the results back, waking its owner's
+/// loop through an `EventCounter`. While idle it sleeps (no wakeups). A job that blocks
+/// forever (a write on a dead network mount) blocks only this thread, and `isBusy` tells
+/// the owner not to count on it. When the worker is released the thread ends after its
+/// current job.
+public final class BackgroundWorker<Job: Sendable, Output: Sendable> {
+    private struct State {
+        var pending: Job?
+        var running = false
+        var outputs: [Output] = []
+        var started = false
+        var stopped = false
+    }
 
-/// One thread that runs jobs handed to it from the event loop and hands the results back,
-/// waking the loop through an `EventCounter`. While idle it sleeps on a condition variable
-/// (no wakeups). A job that blocks forever (statvfs of a dead mount) blocks only this thread,
-/// and `isBusy` tells the loop not to queue more behind it.
-public final class BackgroundWorker<Job: Sendable, Output: Sendable>: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    private var condition = pthread_cond_t()
-    private var pending: Job?
-    private var running = false
-    private var outputs: [Output] = []
-    private var started = false
+    private let shared = ConditionLock(State())
     private let work: @Sendable (Job) -> Output
-    private let wake: EventCounter
+    public let wake: EventCounter
 
-    public init(wake: EventCounter, work: @escaping @Sendable (Job) -> Output) {
+    public init(work: @escaping @Sendable (Job) -> Output) throws(SystemError) {
         self.work = work
-        self.wake = wake
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&condition, nil)
+        wake = try EventCounter()
+    }
+
+    deinit {
+        shared.withLock { $0.stopped = true }
     }
 
     /// Whether a job is queued or running.
     public var isBusy: Bool {
-        locked { pending != nil || running }
+        shared.withLock { $0.pending != nil || $0.running }
     }
 
     /// Queues `job`, replacing a queued one that has not started (the newest wins, which is
     /// what a writer of "the latest state" wants). Starts the thread on first use.
     public func submit(_ job: Job) throws(SystemError) {
-        let needsThread = locked { () -> Bool in
-            pending = job
-            pthread_cond_signal(&condition)
-            defer { started = true }
-            return !started
+        let needsThread = shared.withLock { state -> Bool in
+            state.pending = job
+            defer { state.started = true }
+            return !state.started
         }
-        if needsThread {
-            do {
-                try SystemThread.detach { [self] in self.loop() }
-            } catch {
-                locked {
-                    started = false
-                    pending = nil
-                }
-                throw error
+        guard needsThread else { return }
+        let shared = self.shared, work = self.work, wake = self.wake
+        do {
+            try WorkerThread.start { Self.run(shared, work, wake) }
+        } catch {
+            shared.withLock { state in
+                state.started = false
+                state.pending = nil
             }
+            throw error
         }
     }
 
     /// The results finished since the last call, oldest first.
     public func takeOutputs() -> [Output] {
-        locked {
-            defer { outputs.removeAll() }
-            return outputs
+        wake.drain()
+        return shared.withLock { state in
+            defer { state.outputs.removeAll() }
+            return state.outputs
         }
     }
 
-    private func loop() {
+    private static func run(_ shared: ConditionLock<State>, _ work: (Job) -> Output, _ wake: EventCounter) {
         while true {
-            let job: Job = locked {
-                while pending == nil { pthread_cond_wait(&condition, &mutex) }
-                defer { pending = nil }
-                running = true
-                return pending!
+            let job: Job? = shared.wait { state in
+                if state.stopped { return .done(nil) }
+                guard let job = state.pending else { return .sleep(until: nil) }
+                state.pending = nil
+                state.running = true
+                return .done(job)
             }
+            guard let job else { return }
             let output = work(job)
-            locked {
-                running = false
-                outputs.append(output)
+            shared.withLock { state in
+                state.running = false
+                state.outputs.append(output)
             }
             wake.signal()
         }
-    }
-
-    private func locked<Result>(_ body: () -> Result) -> Result {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
     }
 }

@@ -1,27 +1,28 @@
 import CLinux
 import Glibc
 
-/// An eventfd(2): how worker threads wake the event loop without sharing anything else.
+/// An eventfd(2): how threads wake an event loop (or a thread sleeping in poll) without
+/// sharing anything else.
 public final class EventCounter: @unchecked Sendable {
-    public let descriptor: Int32
+    private let counter: FileDescriptor
 
     public init() throws(SystemError) {
-        descriptor = clinux_eventfd(0, O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw .current("eventfd") }
+        counter = FileDescriptor(owning: try SystemCall.retrying("eventfd") { clinux_eventfd(0, O_CLOEXEC | O_NONBLOCK) })
     }
+
+    /// For poll(2) and event loops; owned by this counter.
+    public var descriptor: Int32 { counter.rawValue }
 
     /// Callable from any thread.
     public func signal() {
         var one: UInt64 = 1
-        while Glibc.write(descriptor, &one, 8) < 0 && errno == EINTR {}
+        _ = try? SystemCall.nonBlocking("write") { Glibc.write(counter.rawValue, &one, 8) }
     }
 
     /// Resets the counter; returns whether it had been signalled.
     @discardableResult
     public func drain() -> Bool {
         var value: UInt64 = 0
-        return Glibc.read(descriptor, &value, 8) == 8
+        return (try? SystemCall.nonBlocking("read") { Glibc.read(counter.rawValue, &value, 8) }) == 8
     }
-
-    deinit { Glibc.close(descriptor) }
 }

@@ -12,13 +12,13 @@ public struct FileStatus: Equatable, Sendable {
 
     public static func of(_ path: String) throws(SystemError) -> FileStatus {
         var info = stat()
-        _ = try retryingOnInterrupt("stat") { stat(path, &info) }
+        _ = try SystemCall.retrying("stat") { stat(path, &info) }
         return FileStatus(info)
     }
 
     public static func of(descriptor: Int32) throws(SystemError) -> FileStatus {
         var info = stat()
-        _ = try retryingOnInterrupt("fstat") { fstat(descriptor, &info) }
+        _ = try SystemCall.retrying("fstat") { fstat(descriptor, &info) }
         return FileStatus(info)
     }
 

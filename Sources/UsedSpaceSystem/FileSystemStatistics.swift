@@ -6,7 +6,7 @@ import UsedSpaceCore
 public enum FileSystemStatistics {
     public static func of(_ path: String) throws(SystemError) -> FilesystemStats {
         var info = statvfs()
-        _ = try retryingOnInterrupt("statvfs") { statvfs(path, &info) }
+        _ = try SystemCall.retrying("statvfs") { statvfs(path, &info) }
         let fragmentSize = UInt64(info.f_frsize)
         return FilesystemStats(
             blockSize: fragmentSize != 0 ? fragmentSize : UInt64(info.f_bsize),

@@ -5,40 +5,34 @@ import UsedSpaceCore
 /// the same filesystem are sampled once per interval: the first thread to ask makes the
 /// call, a thread asking meanwhile waits for that call, and a thread asking shortly after
 /// gets its result.
-final class SharedStatistics: @unchecked Sendable {
+final class SharedStatistics: Sendable {
     static let shared = SharedStatistics()
 
-    private var mutex = pthread_mutex_t()
-    private var condition = pthread_cond_t()
-    private var results: [UInt64: (time: UInt64, result: Result<FilesystemStats, SystemError>)] = [:]
-    private var inProgress: Set<UInt64> = []
-
-    private init() {
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&condition, nil)
+    private struct State {
+        var results: [UInt64: (time: UInt64, result: Result<FilesystemStats, SystemError>)] = [:]
+        var inProgress: Set<UInt64> = []
     }
+
+    private let state = ConditionLock(State())
 
     /// statvfs of `path`, on the filesystem `device`, reusing a result of another path on it
     /// taken less than `maximumAge` nanoseconds ago.
     func statistics(of path: String, device: (major: UInt32, minor: UInt32), maximumAge: UInt64) throws(SystemError) -> FilesystemStats {
         let key = UInt64(device.major) << 32 | UInt64(device.minor)
-        pthread_mutex_lock(&mutex)
-        while true {
-            if let cached = results[key], WallClock.monotonicNanoseconds() - cached.time < maximumAge {
-                pthread_mutex_unlock(&mutex)
-                return try cached.result.get()
+        let cached: Result<FilesystemStats, SystemError>? = state.wait { state in
+            if let cached = state.results[key], MonotonicClock.nanoseconds() - cached.time < maximumAge {
+                return .done(cached.result)
             }
-            guard inProgress.contains(key) else { break }
-            pthread_cond_wait(&condition, &mutex)
+            if state.inProgress.contains(key) { return .sleep(until: nil) }
+            state.inProgress.insert(key)
+            return .done(nil)
         }
-        inProgress.insert(key)
-        pthread_mutex_unlock(&mutex)
+        if let cached { return try cached.get() }
         let result = Result { () throws(SystemError) in try FileSystemStatistics.of(path) }
-        pthread_mutex_lock(&mutex)
-        inProgress.remove(key)
-        results[key] = (WallClock.monotonicNanoseconds(), result)
-        pthread_cond_broadcast(&condition)
-        pthread_mutex_unlock(&mutex)
+        state.withLock { state in
+            state.inProgress.remove(key)
+            state.results[key] = (MonotonicClock.nanoseconds(), result)
+        }
         return try result.get()
     }
 }

@@ -4,25 +4,26 @@ import Glibc
 /// Signals taken as input on a descriptor (signalfd), so a poll loop handles them in order
 /// with everything else. The signals are blocked for the whole process.
 public final class SignalDescriptor {
-    public let descriptor: Int32
+    private let signals: FileDescriptor
 
-    public init(_ signals: [Int32]) throws(SystemError) {
-        ProcessControl.blockSignals(signals)
-        descriptor = signals.withUnsafeBufferPointer { clinux_signalfd($0.baseAddress, Int32($0.count)) }
-        guard descriptor >= 0 else { throw .current("signalfd") }
+    public init(_ numbers: [Int32]) throws(SystemError) {
+        ProcessControl.blockSignals(numbers)
+        let raw = numbers.withUnsafeBufferPointer { clinux_signalfd($0.baseAddress, Int32($0.count)) }
+        guard raw >= 0 else { throw .current("signalfd") }
+        signals = FileDescriptor(owning: raw)
     }
+
+    public var descriptor: Int32 { signals.rawValue }
 
     /// The signals that arrived since the last call.
     public func take() -> [Int32] {
-        var signals: [Int32] = []
+        var taken: [Int32] = []
         while true {
-            let signal = clinux_signalfd_read(descriptor)
-            guard signal > 0 else { return signals }
-            signals.append(signal)
+            let signal = clinux_signalfd_read(signals.rawValue)
+            guard signal > 0 else { return taken }
+            taken.append(signal)
         }
     }
-
-    deinit { Glibc.close(descriptor) }
 }
 
 /// Signal numbers callers need without importing Glibc.

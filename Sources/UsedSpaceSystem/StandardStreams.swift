@@ -9,21 +9,7 @@ public enum StandardStreams {
     public static func write(_ text: String, to descriptor: Int32 = STDOUT_FILENO) -> Bool {
         var text = text
         return text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EAGAIN {
-                        var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                        _ = poll(&poller, 1, -1)
-                        continue
-                    }
-                    return false
-                }
-                offset += written
-            }
-            return true
+            (try? FileDescriptor.writeAll(UnsafeRawBufferPointer(buffer), to: descriptor)) != nil
         }
     }
 

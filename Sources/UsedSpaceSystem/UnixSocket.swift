@@ -36,58 +36,50 @@ public enum UnixSocket {
         return (address, length)
     }
 
-    static func newSocket() throws(Failure) -> Int32 {
+    static func newSocket() throws(Failure) -> FileDescriptor {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { throw .system(.current("socket")) }
-        return descriptor
+        return FileDescriptor(owning: descriptor)
     }
 
     /// A non-blocking listening socket bound at `path`, created with `mode` (umask applied
     /// around bind(2) so the file never exists with wider permissions).
-    public static func listen(at path: String, mode: mode_t = 0o600, backlog: Int32 = 128) throws(Failure) -> Int32 {
+    public static func listen(at path: String, mode: mode_t = 0o600, backlog: Int32 = 128) throws(Failure) -> FileDescriptor {
         let descriptor = try newSocket()
         var (address, length) = try self.address(path)
         let previousMask = umask(~mode & 0o777)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor.rawValue, $0, length) }
         }
         umask(previousMask)
-        if bound != 0 {
-            let error = SystemError.current("bind")
-            close(descriptor)
-            throw .system(error)
-        }
+        guard bound == 0 else { throw .system(.current("bind")) }
         chmod(path, mode)
-        guard Glibc.listen(descriptor, backlog) == 0 else {
-            let error = SystemError.current("listen")
-            close(descriptor)
-            throw .system(error)
-        }
+        guard Glibc.listen(descriptor.rawValue, backlog) == 0 else { throw .system(.current("listen")) }
         return descriptor
     }
 
     /// Connects without blocking: a Unix socket either accepts at once, is refused, or has a
     /// full backlog (EAGAIN), which we report rather than wait on.
-    public static func connect(to path: String) throws(Failure) -> Int32 {
+    public static func connect(to path: String) throws(Failure) -> FileDescriptor {
         let descriptor = try newSocket()
         var (address, length) = try self.address(path)
-        while true {
-            let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, length) }
+        do {
+            _ = try SystemCall.retrying("connect") {
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor.rawValue, $0, length) }
+                }
             }
-            if result == 0 { return descriptor }
-            if errno == EINTR { continue }
-            let error = SystemError.current("connect")
-            close(descriptor)
+        } catch {
             throw .system(error)
         }
+        return descriptor
     }
 
     /// Accepts one pending connection as a non-blocking descriptor, or nil when none waits.
-    public static func accept(_ listener: Int32) throws(SystemError) -> Int32? {
+    public static func accept(_ listener: borrowing FileDescriptor) throws(SystemError) -> FileDescriptor? {
         while true {
-            let descriptor = clinux_accept4(listener, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
-            if descriptor >= 0 { return descriptor }
+            let descriptor = clinux_accept4(listener.rawValue, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+            if descriptor >= 0 { return FileDescriptor(owning: descriptor) }
             switch errno {
             case EINTR: continue
             // A connection that went away between poll and accept is not an error of ours.
@@ -98,22 +90,34 @@ public enum UnixSocket {
     }
 
     /// The uid and pid of the process at the other end (SO_PEERCRED).
-    public static func peerCredentials(_ descriptor: Int32) throws(SystemError) -> (pid: Int32, uid: UInt32) {
+    public static func peerCredentials(_ descriptor: borrowing FileDescriptor) throws(SystemError) -> (pid: Int32, uid: UInt32) {
         var pid: Int32 = 0, uid: UInt32 = 0, gid: UInt32 = 0
-        guard clinux_peer_credentials(descriptor, &pid, &uid, &gid) == 0 else { throw .current("getsockopt(SO_PEERCRED)") }
+        guard clinux_peer_credentials(descriptor.rawValue, &pid, &uid, &gid) == 0 else { throw .current("getsockopt(SO_PEERCRED)") }
         return (pid, uid)
     }
 
     /// Whether `descriptor` is a listening Unix stream socket (what systemd should pass us).
-    public static func isListeningUnixStream(_ descriptor: Int32) -> Bool {
-        var type: Int32 = 0, listening: Int32 = 0, domain: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(descriptor, SOL_SOCKET, SO_TYPE, &type, &length) == 0, type == Int32(SOCK_STREAM.rawValue) else { return false }
-        length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0, listening != 0 else { return false }
-        length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(descriptor, SOL_SOCKET, SO_DOMAIN, &domain, &length) == 0 else { return false }
-        return domain == AF_UNIX
+    public static func isListeningUnixStream(_ descriptor: borrowing FileDescriptor) -> Bool {
+        func option(_ name: Int32) -> Int32? {
+            var value: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            return getsockopt(descriptor.rawValue, SOL_SOCKET, name, &value, &length) == 0 ? value : nil
+        }
+        return option(SO_TYPE) == Int32(SOCK_STREAM.rawValue) && (option(SO_ACCEPTCONN) ?? 0) != 0 && option(SO_DOMAIN) == AF_UNIX
+    }
+
+    /// A connected pair (socketpair(2)), non-blocking: for tests of the code that serves one.
+    public struct Pair: ~Copyable {
+        public var first: FileDescriptor
+        public var second: FileDescriptor
+    }
+
+    public static func pair() throws(SystemError) -> Pair {
+        var ends: [Int32] = [-1, -1]
+        _ = try SystemCall.retrying("socketpair") {
+            socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &ends)
+        }
+        return Pair(first: FileDescriptor(owning: ends[0]), second: FileDescriptor(owning: ends[1]))
     }
 }
 

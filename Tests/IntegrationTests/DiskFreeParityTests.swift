@@ -14,9 +14,9 @@ import UsedSpaceSystem
     static func expectParity(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         var differences: [String] = []
         for _ in 0..<20 {
-            let before = DirectSampler.sample(path)
+            let before = PathSampler.sample(path)
             let df = try DiskFree.of(path)
-            let after = DirectSampler.sample(path)
+            let after = PathSampler.sample(path)
             guard case .measured(let first) = before, case .measured(let second) = after else {
                 Issue.record("sampling \(path) failed: \(before)", sourceLocation: sourceLocation)
                 return
@@ -116,7 +116,7 @@ import UsedSpaceSystem
             try Self.expectParity(path)
             try Self.expectBinaryParity(path)
         }
-        guard case .measured(let measurement) = DirectSampler.sample(scratch.subpath("link to it")) else {
+        guard case .measured(let measurement) = PathSampler.sample(scratch.subpath("link to it")) else {
             Issue.record("the symlink could not be sampled")
             return
         }
@@ -128,7 +128,7 @@ import UsedSpaceSystem
     @Test(Prerequisite.root) func aMountPointWithATabAndABackslash() throws {
         let scratch = try ScratchDirectory("tab")
         let mount = try scratch.mountTmpfs(at: "tab\there\\and back", options: "size=4m")
-        guard case .measured(let measurement) = DirectSampler.sample(mount) else {
+        guard case .measured(let measurement) = PathSampler.sample(mount) else {
             Issue.record("could not sample \(mount)")
             return
         }

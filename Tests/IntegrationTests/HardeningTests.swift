@@ -171,7 +171,7 @@ struct HardeningTests {
         #expect(try manager.systemctl("reload", "usedspace.service").status == 0)
         #expect(waitUntil(seconds: 5) {
             let messages = ((try? manager.journal(since: since, pid: String(pid))) ?? []).compactMap { $0["MESSAGE"] as? String }
-            return messages.contains("ready") && messages.contains("configuration reloaded")
+            return messages.contains { $0.hasPrefix("ready: ") } && messages.contains { $0.hasPrefix("reloaded ") }
         })
         #expect(try manager.mainPID() == pid)
         #expect(try manager.property("usedspace.service", "NRestarts") == "0")

@@ -72,7 +72,7 @@ struct NotificationTests {
         // Recovery clears the snooze; running low again notifies again.
         try FileManager.default.removeItem(atPath: mount + "/more")
         try Self.fill(mount, percent: 50)
-        #expect(waitUntil(seconds: 5) { daemon.stderrText.value.contains("disk space recovered") })
+        #expect(waitUntil(seconds: 5) { daemon.stderrText.value.contains("disk space recovered on ") })
         try Self.fill(mount, percent: 97)
         #expect(waitUntil(seconds: 5) { Self.shownCount(daemon) == 1 })
     }

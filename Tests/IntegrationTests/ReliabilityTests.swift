@@ -149,7 +149,7 @@ import Testing
             #expect(object?["format"] as? String == "usedspace-state", "round \(round): a torn state file: \(text.prefix(200))")
             let snapshots = object?["snapshots"] as? [[String: Any]] ?? []
             #expect(snapshots.count == 1)
-            let seq = snapshots.first?["seq"] as? Int ?? 0
+            let seq = (snapshots.first?["snapshot"] as? [String: Any])?["seq"] as? Int ?? 0
             #expect(seq >= highestSeq, "round \(round): the saved seq went back from \(highestSeq) to \(seq)")
             highestSeq = max(highestSeq, seq)
         }

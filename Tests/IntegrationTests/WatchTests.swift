@@ -125,7 +125,7 @@ import Testing
         let watch = try WatchProcess(["--format", "i3blocks", "--config", directory.subpath("config")],
                                      environment: Self.environment(socket: directory.subpath("none.sock")))
         try watch.waitForLine()
-        #expect(watch.stderrText.value.contains("line 2: warn: 'lots'"))
+        #expect(watch.stderrText.value.contains("config:2: warn: 'lots'"))
     }
 
     @Test(arguments: [

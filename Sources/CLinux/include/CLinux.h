@@ -27,6 +27,21 @@ int clinux_spawn_detached_shell(const char *command, char *const environment[]);
 /// coalesce its wakeups with others'.
 int clinux_set_timer_slack(unsigned long nanoseconds);
 
-/// Closes every descriptor from `lowest` up (close_range(2)), for a forked child that must
-/// not keep its parent's pipes open.
-int clinux_close_from(int lowest);
+/// pipe2(2) with O_CLOEXEC.
+int clinux_pipe_cloexec(int ends[2]);
+
+/// For a forked child that may be left behind, stuck in a filesystem that hangs: it must
+/// hold none of its parent's descriptors (whoever reads the parent's stdout, or waits on any
+/// pipe of the parent's, would wait for it too). Puts /dev/null on 0, 1 and 2, `keep` on 3,
+/// closes everything else; returns 3, or -1. Async-signal-safe.
+int clinux_isolate_descriptors(int keep);
+
+/// The exit status bit of clinux_fork_file_reader's child for a failed read (without it,
+/// the open failed); the low 7 bits are the errno.
+#define CLINUX_READER_FAILED_READ 0x80
+
+/// Forks a child that copies the file at `path` to `output` (at most `limit` + 1 bytes)
+/// and exits with 0, or with the errno of the open (or CLINUX_READER_FAILED_READ | errno).
+/// The child makes only async-signal-safe calls, so any process may use this, threads and
+/// all. Returns the child's pid, or -1 with errno set.
+int clinux_fork_file_reader(const char *path, int output, long limit);

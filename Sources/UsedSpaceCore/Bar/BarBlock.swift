@@ -24,6 +24,11 @@ public struct BarBlock: Equatable, Sendable {
         failed = snapshot.state == .failed || snapshot.stats == nil
         stale = snapshot.state == .stale
         percentage = snapshot.stats?.usedPercent
+        // The daemon is not running the configuration as written: the bar is where the user
+        // looks, so the bar says so (the details say why).
+        let problem = snapshot.configurationProblem.map(ControlCharacters.replaced)
+        let configurationMark = problem == nil ? "" : " \u{26A0} config"
+        let configurationDetails = problem.map { ["Configuration refused: " + $0] } ?? []
         if let stats = snapshot.stats, let fraction = stats.usedFraction {
             let percent = PercentText.oneDecimal(fraction, padded: false) + "%"
             let bar = options.barWidth > 0 ? ProgressBar.render(fraction, width: options.barWidth) + " " : ""
@@ -32,20 +37,21 @@ public struct BarBlock: Equatable, Sendable {
                 "Used: " + ByteCountFormat.file(stats.usedBytes),
                 "Free: " + ByteCountFormat.file(stats.freeBytes),
                 "Total: " + ByteCountFormat.file(stats.totalBytes),
-            ] + (snapshot.timeToFull.map { [$0.description] } ?? [])
-            fullText = label + bar + percent + mark
+            ] + (snapshot.timeToFull.map { [$0.description] } ?? []) + configurationDetails
+            fullText = label + bar + percent + mark + configurationMark
             if expanded { fullText += "  " + details.joined(separator: " · ") }
-            shortText = label + percent + (stale ? "?" : "")
+            shortText = label + percent + (stale ? "?" : "") + (problem == nil ? "" : " \u{26A0}")
             // A warning, or numbers in doubt, are always noteworthy.
-            hidden = (options.hideBelow.map { Self.isBelow(fraction, $0) } ?? false) && severity == .normal && !stale
+            hidden = (options.hideBelow.map { Self.isBelow(fraction, $0) } ?? false) && severity == .normal && !stale && problem == nil
         } else {
             let reason = ControlCharacters.replaced(in: snapshot.error ?? "no numbers")
-            details = [reason]
-            fullText = label + "disk: failed" + (expanded ? " (" + reason + ")" : "")
+            details = [reason] + configurationDetails
+            fullText = label + "disk: failed" + configurationMark + (expanded ? " (" + reason + ")" : "")
             shortText = label + "failed"
             hidden = false
         }
-        let shownSeverity: Severity = failed ? .critical : severity
+        var shownSeverity: Severity = failed ? .critical : severity
+        if problem != nil && shownSeverity == .normal { shownSeverity = .warning }
         color = options.color(for: shownSeverity)
         urgent = shownSeverity == .critical
     }

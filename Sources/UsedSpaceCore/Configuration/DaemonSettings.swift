@@ -43,7 +43,9 @@ public struct DaemonSettings: Equatable, Sendable {
                     throw SettingError("unknown key '\(entry.key)' in [daemon]; the keys are path, interval, threshold, sample-timeout, max-clients, idle-timeout")
                 }
             } catch let error as SettingError {
-                throw ConfigError(line: entry.line, message: error.message)
+                // Every message names its key, as the command line's name their option.
+                let message = error.message.hasPrefix("unknown key") || error.message.hasPrefix("\(entry.key) ") ? error.message : "\(entry.key): \(error.message)"
+                throw ConfigError(line: entry.line, message: message)
             } catch let error as ThresholdParser.Failure {
                 throw ConfigError(line: entry.line, message: "threshold: \(error)")
             } catch {
@@ -71,7 +73,7 @@ public struct DaemonSettings: Equatable, Sendable {
 
     static func validatedPath(_ value: String) throws(SettingError) -> String {
         guard value == "~" || value.hasPrefix("~/") || value.hasPrefix("/") else {
-            throw SettingError("path '\(ControlCharacters.replaced(in: value))' must be absolute or start with ~/")
+            throw SettingError("'\(ControlCharacters.replaced(in: value))' must be an absolute path or start with ~/")
         }
         return value
     }
@@ -81,7 +83,7 @@ public struct DaemonSettings: Equatable, Sendable {
             throw SettingError("'\(ControlCharacters.replaced(in: value))' is not a duration such as 5s, 500ms or 2min")
         }
         guard range.contains(microseconds) else {
-            throw SettingError("\(DurationParser.describe(microseconds: microseconds)) is outside \(DurationParser.describe(microseconds: range.lowerBound))…\(DurationParser.describe(microseconds: range.upperBound))")
+            throw SettingError("\(DurationParser.describe(microseconds: microseconds)) is outside the range \(DurationParser.describe(microseconds: range.lowerBound)) to \(DurationParser.describe(microseconds: range.upperBound))")
         }
         return microseconds
     }

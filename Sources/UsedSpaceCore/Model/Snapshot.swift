@@ -18,6 +18,10 @@ public struct Snapshot: Equatable, Sendable {
     /// When the filesystem will be full at its trend, as of `sampledAt`; nil without a
     /// significant trend (docs/time-to-full.md).
     public var timeToFull: TimeToFull?
+    /// Why the daemon that served this snapshot is not running the configuration file as
+    /// written (FILE:LINE: message, and what runs instead): a mistake the user must see.
+    /// Not part of the filesystem's state: never persisted.
+    public var configurationProblem: String?
 
     public init(
         path: String, mountPoint: String?, fileSystemType: String?, stats: FilesystemStats?,

@@ -43,6 +43,7 @@ public enum SnapshotCodec {
             json.add("full_lower_seconds", Int(estimate.lowerSeconds))
             json.add("full_upper_seconds", Int(estimate.upperSeconds))
         }
+        if let problem = snapshot.configurationProblem { json.add("config_error", problem) }
         return json.finish()
     }
 
@@ -90,7 +91,7 @@ public enum SnapshotCodec {
             guard lower <= upper, upper <= UInt64(Int64.max) else { throw .invalid("full_upper_seconds", reason: "is below full_lower_seconds") }
             timeToFull = TimeToFull(lowerSeconds: Int64(lower), upperSeconds: Int64(upper))
         }
-        return Snapshot(
+        var snapshot = Snapshot(
             path: path,
             mountPoint: try optionalString("mountpoint", in: value),
             fileSystemType: try optionalString("fstype", in: value),
@@ -102,6 +103,8 @@ public enum SnapshotCodec {
             error: try optionalString("error", in: value),
             timeToFull: timeToFull
         )
+        snapshot.configurationProblem = try optionalString("config_error", in: value)
+        return snapshot
     }
 
     private static func string(_ key: String, in object: JSONValue) throws(Failure) -> String {

@@ -61,6 +61,8 @@ public enum Request: Equatable, Sendable {
     case ping
     case help
     case quit
+    /// Reload the configuration file and answer with the outcome (`usedspaced --reload`).
+    case reload
     case status(ViewRequest)
     case subscribe(ViewRequest)
 }

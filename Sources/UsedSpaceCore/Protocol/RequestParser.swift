@@ -23,6 +23,7 @@ public enum RequestParser {
         case "ping": return noArguments(.ping, verb, arguments)
         case "help": return noArguments(.help, verb, arguments)
         case "quit": return noArguments(.quit, verb, arguments)
+        case "reload": return noArguments(.reload, verb, arguments)
         case "status": return view(arguments).map(Request.status)
         case "subscribe": return view(arguments).map(Request.subscribe)
         default:

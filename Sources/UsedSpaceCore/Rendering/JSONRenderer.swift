@@ -31,6 +31,7 @@ public enum JSONRenderer {
         json.add("state", snapshot.state.rawValue)
         json.add("source", snapshot.source.rawValue)
         if let error = snapshot.error { json.add("error", error) }
+        if let problem = snapshot.configurationProblem { json.add("config_error", problem) }
         return json.finish()
     }
 }

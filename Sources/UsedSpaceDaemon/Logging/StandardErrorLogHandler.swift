@@ -13,8 +13,10 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
+        let message = "\(event.message)"
+        // The journal gets every field; a person reading stderr needs each fact once.
+        let merged = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }).filter { !message.contains("\($0.value)") }
         let details = merged.isEmpty ? "" : " (" + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + ")"
-        StandardStreams.error("\(identifier): \(event.level): \(event.message)\(details)")
+        StandardStreams.error("\(identifier): \(event.level): \(message)\(details)")
     }
 }

@@ -3,12 +3,11 @@ import UsedSpaceSystem
 
 /// Replaces a file atomically on a background thread (fsync can take long, or hang on a
 /// network home), newest contents winning. A failure (full disk, read-only directory) is
-/// logged once until a write succeeds again; nothing else stops.
-final class BackgroundFileWriter {
+/// logged once, with the reason, until a write succeeds again; nothing else stops.
+final class BackgroundFileWriter: FileKeeper {
     let path: String
     private let what: String
     private let logger: Logger
-    private let wake: EventCounter
     private let writer: BackgroundWorker<String, Result<Void, SystemError>>
     private var source: IOEventSource?
     private var failing = false
@@ -19,16 +18,14 @@ final class BackgroundFileWriter {
         self.path = path
         self.what = what
         self.logger = logger
-        let wake = try EventCounter()
-        self.wake = wake
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        writer = BackgroundWorker(wake: wake) { contents in
+        writer = try BackgroundWorker { contents in
             Result { () throws(SystemError) in
                 try AtomicFile.makeDirectories(directory)
                 try AtomicFile.write(contents, to: path, mode: mode)
             }
         }
-        source = try IOEventSource(loop: loop, descriptor: wake.descriptor, events: IOEvents.readable) { [unowned self] _ in
+        source = try IOEventSource(loop: loop, descriptor: writer.wake.descriptor, events: IOEvents.readable) { [unowned self] _ in
             self.collectResults()
         }
     }
@@ -45,12 +42,11 @@ final class BackgroundFileWriter {
     var isWriting: Bool { writer.isBusy }
 
     private func collectResults() {
-        wake.drain()
         for result in writer.takeOutputs() {
             switch result {
             case .success:
                 if failing {
-                    logger.notice("\(what) is being saved again", metadata: ["file": "\(path)"])
+                    logger.notice("\(what) is being saved again: \(path)", metadata: ["file": "\(path)"])
                     failing = false
                 }
             case .failure(let error):
@@ -62,7 +58,7 @@ final class BackgroundFileWriter {
     private func reportFailure(_ error: SystemError) {
         guard !failing else { return }
         failing = true
-        logger.error("cannot save \(what); serving from memory, and not logging this again until a save succeeds",
+        logger.error("cannot save \(what) \(path): \(error); serving from memory, and not logging this again until a save succeeds",
                      metadata: ["file": "\(path)", "reason": "\(error)"])
     }
 }

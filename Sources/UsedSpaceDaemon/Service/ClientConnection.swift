@@ -9,32 +9,39 @@ protocol ClientConnectionDelegate: AnyObject {
     func connectionDidClose(_ connection: ClientConnection)
 }
 
-/// One client on the socket: reads request lines, writes frames, never blocks. Memory is
-/// bounded both ways: a request longer than the protocol allows is refused, and a client
-/// that does not read what it is sent is dropped once `maximumBacklog` bytes wait for it.
+/// One client on the socket: reads request lines, writes frames, never blocks.
+///
+/// Its life: open (reading requests, writing answers) → the client half-closes (`inputEnded`:
+/// no more reading; answers still go out, and a subscriber still gets updates) → closed,
+/// when the owner finishes it and everything queued has been sent, or at once when the
+/// client is gone (hang-up, error, a write that fails). A closed connection holds no
+/// descriptor and no event source.
+///
+/// Memory is bounded both ways: a request longer than the protocol allows is refused, and a
+/// client that does not read what it is sent is dropped once `maximumBacklog` bytes wait.
 final class ClientConnection {
     static let maximumBacklog = 256 << 10
     private static let readChunk = 16 << 10
 
-    let descriptor: Int32
+    private var socket: FileDescriptor?
     let peerProcessID: Int32
     private var source: IOEventSource?
     private var input: [UInt8] = []
     private var output: [UInt8] = []
     private var outputOffset = 0
     private var closeWhenFlushed = false
-    private(set) var isClosed = false
     /// The client half-closed: no more requests will come.
     private(set) var inputEnded = false
     unowned let delegate: ClientConnectionDelegate
 
     /// Set while the client is subscribed: which watch (nil: all of them), in which view.
-    var subscription: (watch: Watch?, view: ViewRequest)?
+    var subscription: (watch: ServedWatch?, view: ViewRequest)?
     /// When the connection last completed a request (or opened), for the idle sweep.
     var lastRequestAt: UInt64
 
-    init(descriptor: Int32, peerProcessID: Int32, loop: EventLoop, now: UInt64, delegate: ClientConnectionDelegate) throws(SystemdError) {
-        self.descriptor = descriptor
+    init(socket: consuming FileDescriptor, peerProcessID: Int32, loop: EventLoop, now: UInt64, delegate: ClientConnectionDelegate) throws(SystemdError) {
+        let descriptor = socket.rawValue
+        self.socket = consume socket
         self.peerProcessID = peerProcessID
         self.delegate = delegate
         self.lastRequestAt = now
@@ -44,11 +51,11 @@ final class ClientConnection {
     }
 
     deinit {
-        if !isClosed {
-            source = nil
-            Descriptor.close(descriptor)
-        }
+        // The source first: it must not outlive the descriptor it watches.
+        source = nil
     }
+
+    var isClosed: Bool { socket == nil }
 
     /// Queues a frame. Returns false when the client was dropped for not reading.
     @discardableResult
@@ -72,9 +79,8 @@ final class ClientConnection {
 
     func close() {
         guard !isClosed else { return }
-        isClosed = true
         source = nil
-        Descriptor.close(descriptor)
+        socket = nil
         input = []
         output = []
         subscription = nil
@@ -96,10 +102,7 @@ final class ClientConnection {
 
     private func readAvailable() {
         var chunk = [UInt8](repeating: 0, count: Self.readChunk)
-        let result: Descriptor.ReadResult
-        do {
-            result = try Descriptor.read(descriptor, into: &chunk)
-        } catch {
+        guard let result = try? socket?.read(into: &chunk) else {
             close()
             return
         }
@@ -110,7 +113,7 @@ final class ClientConnection {
             // The client finished writing (socat does, after its request): stop reading and
             // let the owner close once everything asked for has been answered.
             inputEnded = true
-            source?.setEvents(hasUnsentOutput ? IOEvents.writable : 0)
+            updateInterest()
             delegate.connectionDidEndInput(self)
         case .data(let count):
             input.append(contentsOf: chunk[0..<count])
@@ -138,10 +141,7 @@ final class ClientConnection {
 
     private func flush() {
         while outputOffset < output.count {
-            let sent: Int
-            do {
-                sent = try Descriptor.send(descriptor, output, from: outputOffset)
-            } catch {
+            guard let sent = try? socket?.send(output, from: outputOffset) else {
                 close() // EPIPE, ECONNRESET: the client went away mid-answer.
                 return
             }
@@ -155,13 +155,17 @@ final class ClientConnection {
                 close()
                 return
             }
-            source?.setEvents(closeWhenFlushed || inputEnded ? 0 : IOEvents.readable)
-        } else {
-            if outputOffset > 64 << 10 {
-                output.removeFirst(outputOffset)
-                outputOffset = 0
-            }
-            source?.setEvents(IOEvents.writable | (closeWhenFlushed || inputEnded ? 0 : IOEvents.readable))
+        } else if outputOffset > 64 << 10 {
+            output.removeFirst(outputOffset)
+            outputOffset = 0
         }
+        updateInterest()
+    }
+
+    /// Readable while requests may come; writable while output waits. Neither, for a
+    /// half-closed subscriber between updates: then only a hang-up wakes us.
+    private func updateInterest() {
+        let reading = !inputEnded && !closeWhenFlushed
+        source?.setEvents((reading ? IOEvents.readable : 0) | (hasUnsentOutput ? IOEvents.writable : 0))
     }
 }

@@ -16,6 +16,8 @@ struct DaemonOptions: Equatable {
     var verbose = false
     var showHelp = false
     var showVersion = false
+    /// `--reload`: ask the running daemon to reload, instead of running one.
+    var reload = false
 
     static let command = "usedspaced"
 
@@ -48,10 +50,17 @@ struct DaemonOptions: Equatable {
                                  close a connection that sends no request for this
                                  long, unless it is subscribed (default 10s)
           -v, --verbose          log every sample, not only what is published
+              --reload           ask the running daemon (on --socket PATH or the
+                                 default socket) to reload its configuration, and wait:
+                                 exit status 0 when it applied the file, 1 (with the
+                                 file and line on stderr) when it refused it
           -h, --help             show this help
           -V, --version          print the version
 
-        Signals: SIGHUP reloads the configuration; SIGTERM and SIGINT stop the daemon.
+        Signals: SIGHUP reloads the configuration (as --reload does, without an answer);
+        SIGTERM and SIGINT stop the daemon. A configuration file with a mistake does not
+        stop the daemon: it runs with the defaults and says why in the journal, in
+        `systemctl --user status usedspace` and to every client.
         """
 
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> DaemonOptions {
@@ -96,6 +105,9 @@ struct DaemonOptions: Equatable {
                     options.stateDirectory = try absolute(name, scanner.value(of: name, inline: inline))
                 case "--config":
                     options.configPath = try absolute(name, scanner.value(of: name, inline: inline))
+                case "--reload":
+                    try scanner.requireNoValue(name, inline: inline)
+                    options.reload = true
                 case "-v", "--verbose":
                     try scanner.requireNoValue(name, inline: inline)
                     options.verbose = true

@@ -1,22 +1,38 @@
 import UsedSpaceCore
 
-/// The state file's format: the last published snapshot of every watched path.
+/// The state file's format: the last published snapshot of every watched path, with the
+/// path as the daemon watches it (`~` expanded), so that a restarted daemon finds each
+/// watch's snapshot without resolving any path (which could hang on a dead mount).
 ///
-///     {"format":"usedspace-state","version":1,"snapshots":[
-///     {…one snapshot, SnapshotCodec…},
+///     {"format":"usedspace-state","version":2,"snapshots":[
+///     {"watch":"/home/u","snapshot":{…one snapshot, SnapshotCodec…}},
 ///     ]}
+///
+/// Version 1 (before 0.2) held the snapshots alone; it is still read.
 enum StateFile {
     static let format = "usedspace-state"
+    static let version = 2
     static let maximumSize = 1 << 20
 
-    static func encode(_ snapshots: [Snapshot]) -> String {
-        "{\"format\":\"\(format)\",\"version\":\(SnapshotCodec.formatVersion),\"snapshots\":[\n"
-            + snapshots.map(SnapshotCodec.encode).joined(separator: ",\n")
+    struct Entry: Equatable {
+        /// The watched path, as expanded; nil in a version 1 file.
+        var watch: String?
+        var snapshot: Snapshot
+    }
+
+    static func encode(_ entries: [Entry]) -> String {
+        "{\"format\":\"\(format)\",\"version\":\(version),\"snapshots\":[\n"
+            + entries.map { entry in
+                var saved = entry.snapshot
+                // What the daemon thinks of its configuration is not the filesystem's state.
+                saved.configurationProblem = nil
+                return "{\"watch\":" + JSONObjectWriter.quoted(entry.watch ?? saved.path) + ",\"snapshot\":" + SnapshotCodec.encode(saved) + "}"
+            }.joined(separator: ",\n")
             + "\n]}\n"
     }
 
     struct Contents {
-        var snapshots: [Snapshot]
+        var entries: [Entry]
         /// Entries that could not be read, with why; the rest are still used.
         var problems: [String]
     }
@@ -37,19 +53,33 @@ enum StateFile {
         let value: JSONValue
         do { value = try JSONParser.parse(text) } catch { throw .invalid(error.description) }
         guard value["format"]?.stringValue == format else { throw .foreign("its \"format\" is not \"\(format)\"") }
-        guard value["version"]?.intValue == SnapshotCodec.formatVersion else {
-            let found = value["version"].map { $0.intValue.map(String.init) ?? "not a number" } ?? "missing"
-            throw .foreign("version \(found), this daemon reads \(SnapshotCodec.formatVersion)")
+        let found = value["version"]?.intValue
+        guard found == 1 || found == version else {
+            let shown = value["version"].map { $0.intValue.map(String.init) ?? "not a number" } ?? "missing"
+            throw .foreign("version \(shown), this daemon reads 1 and \(version)")
         }
-        guard case .array(let entries)? = value["snapshots"] else { throw .invalid("\"snapshots\" is not an array") }
-        var contents = Contents(snapshots: [], problems: [])
-        for (index, entry) in entries.enumerated() {
-            do {
-                contents.snapshots.append(try SnapshotCodec.decode(entry, source: .daemon))
+        guard case .array(let items)? = value["snapshots"] else { throw .invalid("\"snapshots\" is not an array") }
+        var contents = Contents(entries: [], problems: [])
+        for (index, item) in items.enumerated() {
+            do throws(SnapshotCodec.Failure) {
+                if found == 1 {
+                    contents.entries.append(Entry(watch: nil, snapshot: try SnapshotCodec.decode(item, source: .daemon)))
+                } else {
+                    guard let watch = item["watch"]?.stringValue, watch.hasPrefix("/"), let snapshot = item["snapshot"] else {
+                        contents.problems.append("snapshot \(index + 1): no \"watch\" path or no \"snapshot\"")
+                        continue
+                    }
+                    contents.entries.append(Entry(watch: watch, snapshot: try SnapshotCodec.decode(snapshot, source: .daemon)))
+                }
             } catch {
                 contents.problems.append("snapshot \(index + 1): \(error)")
             }
         }
         return contents
+    }
+
+    /// The snapshot saved for the watched path `path` (as expanded).
+    static func snapshot(for path: String, in entries: [Entry]) -> Snapshot? {
+        entries.first { $0.watch == path }?.snapshot ?? entries.first { $0.watch == nil && $0.snapshot.path == path }?.snapshot
     }
 }

@@ -1,9 +1,9 @@
 import UsedSpaceCore
 
 /// The one-line STATUS= shown by `systemctl --user status usedspace`, e.g.
-/// "35.2% used of /home (seq 42)".
+/// "35.2% used of /home (seq 42)", led by the configuration problem when there is one.
 enum StatusText {
-    static func describe(_ snapshots: [Snapshot?]) -> String {
+    static func describe(_ snapshots: [Snapshot?], configurationProblem: String? = nil) -> String {
         let parts = snapshots.map { snapshot -> String in
             guard let snapshot else { return "sampling…" }
             let place = ControlCharacters.replaced(in: snapshot.mountPoint ?? snapshot.path)
@@ -16,6 +16,25 @@ enum StatusText {
                 return "\(percent) used of \(place) (seq \(snapshot.seq)\(stale))"
             }
         }
-        return parts.joined(separator: "; ")
+        let status = parts.joined(separator: "; ")
+        guard let configurationProblem else { return status }
+        return "configuration refused: \(ControlCharacters.replaced(in: configurationProblem)) | \(status)"
+    }
+}
+
+/// What the journal says a publish published: "/home (ext4): 35.2% used, 311.16 GB free of
+/// 500 GB (seq 42)", or the reason there are no numbers.
+enum PublishSummary {
+    static func describe(_ snapshot: Snapshot) -> String {
+        let place = ControlCharacters.replaced(in: snapshot.mountPoint ?? snapshot.path)
+        let type = snapshot.fileSystemType.map { " (\(ControlCharacters.replaced(in: $0)))" } ?? ""
+        guard let stats = snapshot.stats, let fraction = stats.usedFraction else {
+            return "\(ControlCharacters.replaced(in: snapshot.error ?? "no numbers")) (seq \(snapshot.seq))"
+        }
+        var text = "\(place)\(type): \(PercentText.oneDecimal(fraction, padded: false))% used, "
+            + "\(ByteCountFormat.file(stats.freeBytes)) free of \(ByteCountFormat.file(stats.totalBytes)) (seq \(snapshot.seq))"
+        if let estimate = snapshot.timeToFull { text += ", \(estimate)" }
+        if snapshot.state == .stale, let reason = snapshot.error { text += "; \(ControlCharacters.replaced(in: reason))" }
+        return text
     }
 }

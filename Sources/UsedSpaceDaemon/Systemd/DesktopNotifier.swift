@@ -6,7 +6,7 @@ import Logging
 /// sd-bus attached to our event loop). The bus is opened when the first notification is
 /// due and reopened after it closes; without a session bus or a notification server, the
 /// problem is logged once and the daemon carries on.
-final class DesktopNotifier {
+final class DesktopNotifier: NotificationPresenter {
     static let service = "org.freedesktop.Notifications"
     static let objectPath = "/org/freedesktop/Notifications"
 

@@ -1,6 +1,7 @@
 import CSystemd
 import Glibc
 import Logging
+import UsedSpaceSystem
 
 /// Sends log events to journald as structured entries (sd_journal_sendv: the variadic
 /// sd_journal_send cannot be called from Swift). Metadata becomes fields named
@@ -70,7 +71,7 @@ struct JournalLogHandler: LogHandler {
     /// Whether stderr is connected to the journal (systemd sets JOURNAL_STREAM to its
     /// device and inode), the test sd-journal's own documentation recommends.
     static var stderrIsJournal: Bool {
-        guard let stream = ProcessEnvironmentLookup.value("JOURNAL_STREAM") else { return false }
+        guard let stream = ProcessEnvironment.value("JOURNAL_STREAM") else { return false }
         let parts = stream.split(separator: ":")
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
         var info = stat()

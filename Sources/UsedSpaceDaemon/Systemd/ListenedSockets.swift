@@ -17,14 +17,15 @@ enum ListenedSockets {
         }
     }
 
-    /// The passed socket, or nil when the daemon was not socket-activated.
-    static func take() throws -> Int32? {
+    /// The passed socket, or nil when the daemon was not socket-activated. (sd_listen_fds
+    /// with unset_environment: our children must not think it is theirs.)
+    static func take() throws -> FileDescriptor? {
         let count = try SystemdError.check("sd_listen_fds", sd_listen_fds(1))
         guard count > 0 else { return nil }
         guard count == 1 else { throw Failure.unexpectedCount(Int(count)) }
-        let descriptor = SD_LISTEN_FDS_START
-        guard UnixSocket.isListeningUnixStream(descriptor) else { throw Failure.notAListeningUnixStream }
-        try Descriptor.setNonBlocking(descriptor)
-        return descriptor
+        let socket = FileDescriptor(owning: SD_LISTEN_FDS_START)
+        guard UnixSocket.isListeningUnixStream(socket) else { throw Failure.notAListeningUnixStream }
+        try socket.setNonBlocking()
+        return socket
     }
 }

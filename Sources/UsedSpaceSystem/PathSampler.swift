@@ -1,11 +1,10 @@
 import Glibc
 import UsedSpaceCore
 
-/// Samples a path in this process: resolve it, find its mount, `statvfs` it. This is what
-/// the one-shot client does when no daemon answers, and what sampling threads run.
-public enum DirectSampler {
-    public static let mountTablePath = "/proc/self/mountinfo"
-
+/// Samples a path in the calling thread: resolve it, find its mount, `statvfs` it. What a
+/// SamplingThread runs at every interval, and a ChildProcessSampler's child once. Any of
+/// these calls can block for as long as the path's filesystem does.
+public enum PathSampler {
     /// A path resolved to its canonical form and its mount, and the identity (device and
     /// inode) it had then: as long as `stat` of the path still gives that identity, the
     /// resolution holds and sampling is one statvfs.
@@ -25,8 +24,8 @@ public enum DirectSampler {
         }
     }
 
-    public static func sample(_ path: String, mountTable: String = mountTablePath) -> Sample {
-        sample(path, mounts: { () throws(FileReadError) in MountInfoParser.parse(bytes: try FileContents.read(mountTable)) })
+    public static func sample(_ path: String) -> Sample {
+        sample(path, mounts: { () throws(FileReadError) in try MountTable.read() })
     }
 
     /// With the mount table already read (`mounts` is called only when needed).
@@ -69,8 +68,8 @@ public enum DirectSampler {
         public var sample: Sample
     }
 
-    public static func resolve(_ path: String, mountTable: String = mountTablePath) -> Result<Resolution, ResolutionFailure> {
-        resolve(path, mounts: { () throws(FileReadError) in MountInfoParser.parse(bytes: try FileContents.read(mountTable)) })
+    public static func resolve(_ path: String) -> Result<Resolution, ResolutionFailure> {
+        resolve(path, mounts: { () throws(FileReadError) in try MountTable.read() })
     }
 
     public static func resolve(_ path: String, mounts: () throws(FileReadError) -> [MountEntry]) -> Result<Resolution, ResolutionFailure> {
@@ -90,7 +89,7 @@ public enum DirectSampler {
         do {
             entries = try mounts()
         } catch {
-            return failure(.system(call: "read", path: mountTablePath, message: error.description), canonicalPath)
+            return failure(.system(call: "read", path: MountTable.path, message: error.description), canonicalPath)
         }
         guard let mount = MountLocator.mount(
             containing: canonicalPath, in: entries, device: (status.deviceMajor, status.deviceMinor)

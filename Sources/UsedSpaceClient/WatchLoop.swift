@@ -2,14 +2,11 @@ import Glibc
 import UsedSpaceCore
 import UsedSpaceSystem
 
-/// `usedspace watch`: one poll loop over the daemon subscription (or the in-process
-/// samplers), the bar's click events on stdin, and SIGUSR1/SIGUSR2. It never blocks on
-/// anything but poll, so the bar always gets an answer.
-final class Watcher {
-    /// How long to wait for the daemon's first answer before sampling here instead.
-    static let daemonAnswerTimeout: UInt64 = 1_000_000_000
-    static let reconnectDelays: [UInt64] = [100, 200, 400, 800, 1600, 2000].map { $0 * 1_000_000 }
-
+/// `usedspace watch`: one poll loop over the daemon subscription (or the sampling threads
+/// when no daemon answers), the bar's click events on stdin, and SIGUSR1/SIGUSR2. It never
+/// blocks on anything but poll, and it touches no filesystem itself, so the bar always gets
+/// an answer.
+final class WatchLoop {
     /// One watched filesystem and how it is shown.
     final class Target {
         /// As given (or from the configuration), `~` expanded.
@@ -19,7 +16,8 @@ final class Watcher {
         var snapshot: Snapshot?
         var severity = Severity.normal
         var expanded: Bool
-        var direct: DirectSampling?
+        /// Sampling here, while no daemon serves this path.
+        var sampler: SamplingThread?
 
         init(path: String, canonical: String?, expanded: Bool) {
             self.path = path
@@ -34,17 +32,16 @@ final class Watcher {
     private let bar: BarOptions
     /// Every path the daemon watches (`--all`) rather than one.
     private let all: Bool
+    private let home = TargetPaths.lexicalHome
     private var targets: [Target]
     private var output: WatchOutput
-    private var link: DaemonLink?
-    private var reconnectAt: UInt64?
-    private var reconnectAttempt = 0
-    private var daemonDeclined = false
-    /// While sampling here, when to look for a daemon again.
-    private var nextDaemonProbe: UInt64 = 0
+    private var subscription: DaemonSubscription?
+    private var schedule: DaemonLinkSchedule
     private var stdinOpen: Bool
     private var clicks = ClickEventDecoder()
     private let signals: SignalDescriptor
+    /// The daemon's configuration problem last reported on stderr.
+    private var reportedProblem: String?
 
     init(options: WatchOptions, bar: BarOptions, targets: [Target], all: Bool) throws(SystemError) {
         self.options = options
@@ -53,20 +50,22 @@ final class Watcher {
         self.all = all
         output = WatchOutput(format: options.format)
         stdinOpen = options.format == .i3bar || options.format == .i3blocks
+        schedule = DaemonLinkSchedule(daemonWanted: !options.noDaemon, intervalNanoseconds: options.intervalMicroseconds * 1000)
         signals = try SignalDescriptor([SignalNumber.userDefined1, SignalNumber.userDefined2])
     }
 
     func run() -> Int32 {
         DetachedCommand.reapChildrenAutomatically()
         guard output.start() else { return ExitStatus.success }
-        let now = WallClock.monotonicNanoseconds()
-        if options.noDaemon || !connect(now: now) { startDirect(now: now) }
-        while true {
-            guard step() else { return ExitStatus.success }
+        let now = MonotonicClock.nanoseconds()
+        if options.noDaemon {
+            startSampling()
+        } else {
+            connect(now: now)
         }
+        while step() {}
+        return ExitStatus.success
     }
-
-    private var sampling: Bool { targets.contains { $0.direct != nil } }
 
     // MARK: - One turn of the loop
 
@@ -74,15 +73,15 @@ final class Watcher {
     private func step() -> Bool {
         var descriptors: [pollfd] = [pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0)]
         if stdinOpen { descriptors.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
-        if let link { descriptors.append(pollfd(fd: link.descriptor, events: Int16(POLLIN), revents: 0)) }
+        if let subscription { descriptors.append(pollfd(fd: subscription.descriptor, events: Int16(POLLIN), revents: 0)) }
         for target in targets {
-            if let direct = target.direct { descriptors.append(pollfd(fd: direct.wake.descriptor, events: Int16(POLLIN), revents: 0)) }
+            if let sampler = target.sampler { descriptors.append(pollfd(fd: sampler.wake.descriptor, events: Int16(POLLIN), revents: 0)) }
         }
-        let now = WallClock.monotonicNanoseconds()
+        let now = MonotonicClock.nanoseconds()
         let timeout = deadline().map { $0 > now ? Int32(min(($0 - now) / 1_000_000 + 1, 60_000)) : 0 } ?? -1
         let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
         if ready < 0 && errno != EINTR { return false }
-        let after = WallClock.monotonicNanoseconds()
+        let after = MonotonicClock.nanoseconds()
         for entry in descriptors where entry.revents != 0 {
             if entry.fd == signals.descriptor {
                 for signal in signals.take() {
@@ -91,103 +90,83 @@ final class Watcher {
                 }
             } else if entry.fd == STDIN_FILENO {
                 guard readClicks() else { return false }
-            } else if entry.fd == link?.descriptor {
+            } else if entry.fd == subscription?.descriptor {
                 guard handleDaemon(now: after) else { return false }
-            } else if let target = targets.first(where: { $0.direct?.wake.descriptor == entry.fd }) {
-                if let published = target.direct?.collect() { guard show(published, for: target) else { return false } }
+            } else if let target = targets.first(where: { $0.sampler?.wake.descriptor == entry.fd }) {
+                guard collect(target) else { return false }
             }
         }
         return handleTimers(now: after)
     }
 
     private func deadline() -> UInt64? {
-        var deadlines: [UInt64] = targets.compactMap { $0.direct?.nextDeadline }
-        if let reconnectAt { deadlines.append(reconnectAt) }
-        if sampling && !options.noDaemon && !daemonDeclined { deadlines.append(nextDaemonProbe) }
-        if let link, !link.answered { deadlines.append(link.openedAt + Self.daemonAnswerTimeout) }
-        return deadlines.min()
+        (targets.compactMap { $0.sampler?.nextTimeoutCheck } + [schedule.deadline].compactMap { $0 }).min()
     }
 
     private func handleTimers(now: UInt64) -> Bool {
-        if let link, !link.answered, now >= link.openedAt + Self.daemonAnswerTimeout {
+        switch schedule.due(at: now) {
+        case .connect?:
+            connect(now: now)
+        case .sampleHere?:
             // The socket accepted but nobody answers (a stopped daemon): sample here.
-            self.link = nil
-            startDirect(now: now)
+            subscription = nil
+            startSampling()
+        case nil:
+            break
         }
-        if let reconnectAt, now >= reconnectAt {
-            self.reconnectAt = nil
-            if !connect(now: now) {
-                reconnectAttempt += 1
-                if reconnectAttempt < Self.reconnectDelays.count {
-                    self.reconnectAt = now + Self.reconnectDelays[reconnectAttempt]
-                } else {
-                    startDirect(now: now)
-                }
-            }
-        }
-        if sampling {
-            // While sampling here, look for a daemon at every interval (it may have started).
-            if !options.noDaemon, !daemonDeclined, now >= nextDaemonProbe {
-                nextDaemonProbe = now + options.intervalMicroseconds * 1000
-                if connect(now: now) {
-                    for target in targets { target.direct = nil }
-                    return true
-                }
-            }
-            for target in targets {
-                if let published = target.direct?.tick(now: now) { guard show(published, for: target) else { return false } }
-            }
+        for target in targets {
+            if target.sampler?.checkTimeout(now: now) == true { guard collect(target) else { return false } }
         }
         return true
     }
 
     // MARK: - Daemon
 
-    private func connect(now: UInt64) -> Bool {
-        guard !options.noDaemon, let socket = DaemonConnection.socketPath else { return false }
+    private func connect(now: UInt64) {
         let view = ViewRequest(format: .snapshot, details: false, path: all ? nil : targets.first?.canonical, all: all)
-        guard let link = DaemonLink(socket: socket, view: view, now: now) else { return false }
-        self.link = link
-        return true
+        if let socket = DaemonConnection.socketPath, let subscription = DaemonSubscription(socket: socket, view: view) {
+            self.subscription = subscription
+            schedule.subscribed(at: now)
+            // Sampling here stops as soon as a daemon may answer; if it does not, it restarts.
+            for target in targets { target.sampler = nil }
+        } else if schedule.connectFailed(at: now) == .sampleHere {
+            startSampling()
+        }
     }
 
     private func handleDaemon(now: UInt64) -> Bool {
-        guard let link else { return true }
-        for event in link.read() {
+        guard let subscription else { return true }
+        for event in subscription.read() {
             switch event {
             case .snapshots(let snapshots, let isAnswer):
-                reconnectAttempt = 0
+                schedule.answered()
                 if all && isAnswer {
                     // All: the daemon's paths, in its order, are what is shown.
                     targets = snapshots.map { snapshot in
-                        let target = targets.first { $0.matches(snapshot.path) }
-                            ?? Target(path: snapshot.path, canonical: snapshot.path, expanded: options.expanded)
-                        target.direct = nil
-                        return target
+                        targets.first { $0.matches(snapshot.path) } ?? Target(path: snapshot.path, canonical: snapshot.path, expanded: options.expanded)
                     }
                 }
                 for snapshot in snapshots {
                     // One path: the daemon answers for it.
                     guard let target = all ? targets.first(where: { $0.matches(snapshot.path) }) : targets.first else { continue }
-                    target.direct = nil
+                    target.sampler = nil
                     target.snapshot = snapshot
                     target.severity = bar.severity.severity(of: snapshot.stats, previous: target.severity)
                 }
+                reportConfigurationProblem(snapshots.lazy.compactMap(\.configurationProblem).first)
                 // JSON writes each snapshot; the bars draw the whole state once (repeats are skipped).
                 for snapshot in snapshots { guard render(changed: snapshot) else { return false } }
             case .refused(let code, _):
-                // The daemon watches other paths; this one is sampled here from now on.
-                self.link = nil
-                if code == "not-watched" { daemonDeclined = true }
-                startDirect(now: now)
+                // The daemon watches other paths (for good), or is busy: sample here.
+                self.subscription = nil
+                _ = schedule.refused(at: now, forGood: code == "not-watched")
+                startSampling()
                 return true
             case .closed:
-                self.link = nil
-                if link.answered {
-                    // The daemon went away (a restart): keep the numbers, marked stale, and
-                    // reconnect at once and then more slowly.
-                    reconnectAttempt = 0
-                    reconnectAt = now + Self.reconnectDelays[0]
+                self.subscription = nil
+                let (markStale, action) = schedule.closed(at: now)
+                if markStale {
+                    // The daemon went away (a restart): keep the numbers, marked stale.
                     for target in targets {
                         if var stale = target.snapshot, stale.state == .fresh {
                             stale.state = .stale
@@ -195,23 +174,39 @@ final class Watcher {
                             guard show(stale, for: target) else { return false }
                         }
                     }
-                } else {
-                    startDirect(now: now)
                 }
+                if action == .sampleHere { startSampling() }
                 return true
             }
         }
         return true
     }
 
-    // MARK: - In-process sampling
+    /// On stderr (a bar's log), once per problem: the bar itself shows a mark.
+    private func reportConfigurationProblem(_ problem: String?) {
+        guard problem != reportedProblem else { return }
+        reportedProblem = problem
+        guard let problem else { return }
+        StandardStreams.error("usedspace: warning: usedspaced refused its configuration: \(ControlCharacters.replaced(in: problem))")
+    }
 
-    private func startDirect(now: UInt64) {
-        for target in targets where target.direct == nil {
-            target.direct = try? DirectSampling(path: target.path, intervalMicroseconds: options.intervalMicroseconds,
-                                                timeoutMicroseconds: options.timeoutMicroseconds, now: now)
+    // MARK: - Sampling here
+
+    private func startSampling() {
+        for target in targets where target.sampler == nil {
+            let publisher = Publisher(policy: PublishPolicy(), source: .direct)
+            guard let sampler = try? SamplingThread(path: target.path, publisher: publisher, intervalMicroseconds: options.intervalMicroseconds,
+                                                    timeoutMicroseconds: options.timeoutMicroseconds),
+                  (try? sampler.start()) != nil
+            else { continue }
+            target.sampler = sampler
         }
-        nextDaemonProbe = now + options.intervalMicroseconds * 1000
+    }
+
+    private func collect(_ target: Target) -> Bool {
+        guard let published = target.sampler?.takePublished() else { return true }
+        for snapshot in published { guard show(snapshot, for: target) else { return false } }
+        return true
     }
 
     // MARK: - Showing and clicking
@@ -224,9 +219,9 @@ final class Watcher {
 
     private func render(changed: Snapshot?) -> Bool {
         let items = targets.compactMap { target in
-            target.snapshot.map { WatchOutput.Item(snapshot: $0, severity: target.severity, expanded: target.expanded) }
+            target.snapshot.map { BarOutput.Item(snapshot: $0, severity: target.severity, expanded: target.expanded) }
         }
-        return output.show(items, changed: changed, bar: bar)
+        return output.show(items, changed: changed, bar: bar, home: home)
     }
 
     /// Toggles one filesystem's details, or (nil) all of them together.
@@ -239,7 +234,7 @@ final class Watcher {
 
     private func readClicks() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 8192)
-        let result = try? Descriptor.read(STDIN_FILENO, into: &chunk)
+        let result = try? FileDescriptor.read(STDIN_FILENO, into: &chunk)
         switch result {
         case .data(let count):
             for event in clicks.feed(chunk[0..<count]) {

@@ -1,0 +1,67 @@
+import UsedSpaceCore
+
+/// What a configuration makes of the daemon: its settings, the watched paths, the
+/// Prometheus textfile, and the reason the file was refused when it was. A reload builds a
+/// whole new one before it replaces the running one, so that a reload that fails at any
+/// step leaves everything as it was.
+struct ConfiguredState {
+    var configuration: Configuration
+    var watches: [WatchedPath]
+    var textfile: BackgroundFileWriter?
+    /// Why the configuration file is not what runs (FILE:LINE: message, and what runs
+    /// instead), shown to every client, in `systemctl status` and in the journal.
+    var problem: String?
+    /// The configuration is the defaults (with the command line's options) because the file
+    /// was refused at start-up.
+    var isDefaults = false
+
+    var settings: DaemonSettings { configuration.daemon }
+}
+
+/// Makes the parts of a ConfiguredState that need the system (threads, descriptors, event
+/// sources): the manager, or a test that makes one of them fail.
+protocol ConfiguredStateFactory {
+    func makeWatch(configuredPath: String, settings: DaemonSettings) throws -> WatchedPath
+    func makeTextfile(directory: String) throws -> BackgroundFileWriter
+    func start(_ watch: WatchedPath) throws
+}
+
+/// A new state, complete and running, not yet swapped in.
+struct ReloadPlan {
+    var state: ConfiguredState
+    /// Watches of the running state that the new one drops (their subscribers are told).
+    var removed: [WatchedPath]
+    var added: [WatchedPath]
+
+    /// Builds the state `configuration` asks for, keeping the watches of `current` that it
+    /// keeps (their snapshots, histories and subscribers stay). Everything that can fail
+    /// happens here, the new watches' threads started last; what was made is released when
+    /// the plan is dropped (a watch's thread ends with it).
+    static func prepare(_ configuration: Configuration, replacing current: ConfiguredState,
+                        factory: ConfiguredStateFactory) throws -> ReloadPlan {
+        var watches: [WatchedPath] = []
+        var added: [WatchedPath] = []
+        for configured in configuration.daemon.paths {
+            if let existing = current.watches.first(where: { $0.configuredPath == configured }) {
+                watches.append(existing)
+            } else if !watches.contains(where: { $0.configuredPath == configured }) {
+                let watch = try factory.makeWatch(configuredPath: configured, settings: configuration.daemon)
+                watches.append(watch)
+                added.append(watch)
+            }
+        }
+        var textfile: BackgroundFileWriter?
+        if let directory = configuration.daemon.textfileDirectory {
+            textfile = current.textfile?.path == PrometheusTextfile.path(in: directory) ? current.textfile : try factory.makeTextfile(directory: directory)
+        }
+        for watch in added { try factory.start(watch) }
+        let removed = current.watches.filter { old in !watches.contains { $0 === old } }
+        return ReloadPlan(state: ConfiguredState(configuration: configuration, watches: watches, textfile: textfile, problem: nil),
+                          removed: removed, added: added)
+    }
+}
+
+/// The node_exporter textfile's name in its directory.
+enum PrometheusTextfile {
+    static func path(in directory: String) -> String { directory + "/usedspace.prom" }
+}

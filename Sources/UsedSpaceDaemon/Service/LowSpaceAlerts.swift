@@ -1,0 +1,76 @@
+import Logging
+import UsedSpaceCore
+
+/// Shows and withdraws desktop notifications (DesktopNotifier, over the session bus).
+protocol NotificationPresenter: AnyObject {
+    func show(path: String, summary: String, body: String)
+    func withdraw(path: String)
+}
+
+/// Keeps a file's latest contents on disk (BackgroundFileWriter).
+protocol FileKeeper: AnyObject {
+    func write(_ contents: String)
+}
+
+/// Low-space notifications: for each published snapshot, whether to tell the user (the
+/// policy, LowSpacePolicy), and what was told and snoozed, kept in the alerts file so that
+/// an "Ignore" outlives a restart.
+final class LowSpaceAlerts {
+    var policy: LowSpacePolicy
+    private var alerts: [String: LowSpaceAlert]
+    private let presenter: NotificationPresenter
+    private let file: FileKeeper
+    private let logger: Logger
+
+    init(policy: LowSpacePolicy, alerts: [String: LowSpaceAlert], presenter: NotificationPresenter, file: FileKeeper, logger: Logger) {
+        self.policy = policy
+        self.alerts = alerts
+        self.presenter = presenter
+        self.file = file
+        self.logger = logger
+    }
+
+    /// Reads the alerts file's text; a broken file is reported and replaced at the next save.
+    static func decode(_ text: String?, file: String, logger: Logger) -> [String: LowSpaceAlert] {
+        guard let text else { return [:] }
+        do {
+            return try LowSpaceAlertCodec.decode(text)
+        } catch {
+            logger.warning("ignoring the alerts file \(file), it will be replaced: \(error)", metadata: ["file": "\(file)", "reason": "\(error)"])
+            return [:]
+        }
+    }
+
+    func check(_ snapshot: Snapshot, now: Int64) {
+        let before = alerts[snapshot.path] ?? LowSpaceAlert()
+        let (action, after) = policy.evaluate(snapshot, alert: before, now: now)
+        let place = ControlCharacters.replaced(in: snapshot.mountPoint ?? snapshot.path)
+        switch action {
+        case .none:
+            break
+        case .notify(let summary, let body):
+            logger.notice("low disk space on \(place): \(body)", metadata: ["path": "\(snapshot.path)", "summary": "\(summary)"])
+            presenter.show(path: snapshot.path, summary: summary, body: body)
+        case .withdraw:
+            logger.notice("disk space recovered on \(place); notification withdrawn", metadata: ["path": "\(snapshot.path)"])
+            presenter.withdraw(path: snapshot.path)
+        }
+        if after != before {
+            alerts[snapshot.path] = after
+            save()
+        }
+    }
+
+    /// "Ignore" was chosen on the notification of `path`.
+    func ignore(_ path: String, now: Int64) {
+        alerts[path] = policy.snoozed(alerts[path] ?? LowSpaceAlert(), now: now)
+        logger.info("low-space notifications for \(path) snoozed", metadata: ["path": "\(path)"])
+        save()
+    }
+
+    func alert(for path: String) -> LowSpaceAlert? { alerts[path] }
+
+    private func save() {
+        file.write(LowSpaceAlertCodec.encode(alerts))
+    }
+}

@@ -1,0 +1,60 @@
+import UsedSpaceCore
+
+/// The usage history of every watched filesystem and the time-to-full estimate it gives
+/// (docs/time-to-full.md). Pure: the manager feeds it snapshots and the time, and saves
+/// `encoded` in the state directory.
+struct TimeToFullTracker {
+    /// Every 15 minutes the manager records a point even when nothing changed (the estimate
+    /// reads the history as a step function) and saves the histories.
+    static let heartbeatMicroseconds: UInt64 = 15 * 60 * 1_000_000
+
+    private let estimator = TimeToFullEstimator()
+    /// By the snapshot's (canonical) path.
+    private var histories: [String: UsageHistory]
+    /// The filesystem each history is of: another one at the path (a disk swapped) starts a
+    /// new history, since the old one's past says nothing about it.
+    private var fileSystems: [String: String] = [:]
+
+    init(histories: [String: UsageHistory] = [:]) {
+        self.histories = histories
+    }
+
+    /// Reads the history file; the problems are of the lines that did not read.
+    static func decode(_ text: String) -> (tracker: TimeToFullTracker, problems: [String]) {
+        let (histories, problems) = HistoryFile.decode(text)
+        return (TimeToFullTracker(histories: histories), problems)
+    }
+
+    /// The history file's text, with the histories of `paths` only (watches removed by a
+    /// reload are forgotten).
+    func encoded(keeping paths: Set<String>) -> String {
+        HistoryFile.encode(histories.filter { paths.contains($0.key) })
+    }
+
+    /// Notes which filesystem a snapshot restored from the state file was of, so that a disk
+    /// swapped while the daemon was stopped does not continue the old disk's history.
+    mutating func restore(_ snapshot: Snapshot) {
+        guard snapshot.stats != nil, fileSystems[snapshot.path] == nil else { return }
+        fileSystems[snapshot.path] = Self.fileSystemIdentity(snapshot)
+    }
+
+    /// Adds a point for a fresh snapshot (at `time`, or when it was sampled) and returns the
+    /// estimate; nil without a significant trend, or for a snapshot that is not fresh.
+    mutating func record(_ snapshot: Snapshot, at time: Timestamp? = nil) -> TimeToFull? {
+        guard snapshot.state == .fresh, let stats = snapshot.stats else { return nil }
+        let identity = Self.fileSystemIdentity(snapshot)
+        var history = histories[snapshot.path] ?? UsageHistory()
+        if let known = fileSystems[snapshot.path], known != identity { history = UsageHistory() }
+        fileSystems[snapshot.path] = identity
+        let now = (time ?? snapshot.sampledAt).secondsSinceEpoch
+        history.append(secondsSinceEpoch: now, availableBytes: stats.freeBytes)
+        histories[snapshot.path] = history
+        let (total, overflow) = stats.usedBytes.addingReportingOverflow(stats.freeBytes)
+        return estimator.estimate(history, now: now, totalBytes: overflow ? .max : total)
+    }
+
+    /// Which filesystem a snapshot is of, as far as a history cares.
+    static func fileSystemIdentity(_ snapshot: Snapshot) -> String {
+        "\(snapshot.mountPoint ?? "") \(snapshot.fileSystemType ?? "") \(snapshot.stats?.totalBytes ?? 0)"
+    }
+}

@@ -1,3 +1,0 @@
-import UsedSpaceSystem
-
-typealias ProcessEnvironmentLookup = ProcessEnvironment

@@ -1,0 +1,47 @@
+import CLinux
+import Glibc
+import UsedSpaceCore
+
+/// One-shot sampling that a filesystem which hangs cannot hang: what `status` uses when no
+/// daemon answers.
+///
+/// A path under a network or FUSE mount (MountTable.mayHang: judged from the mount table
+/// and the path's text, before touching the path) is sampled in a child process that can
+/// be left behind after the timeout. Local filesystems are sampled here: forking costs more
+/// than sampling (docs/PERFORMANCE.md).
+///
+/// Only for single-threaded processes: the child runs Swift code after fork(2).
+public enum ChildProcessSampler {
+    public static func snapshot(_ path: String, timeoutMilliseconds: Int32) -> Snapshot {
+        let mounts = try? MountTable.read()
+        func sampleHere() -> Snapshot {
+            firstSnapshot(mounts.map { mounts in PathSampler.sample(path, mounts: { () throws(FileReadError) in mounts }) }
+                ?? PathSampler.sample(path))
+        }
+        guard let mounts, MountTable.mayHang(path, in: mounts), let pipe = try? FileDescriptor.pipe() else { return sampleHere() }
+        let child = fork()
+        if child == 0 {
+            let output = clinux_isolate_descriptors(pipe.writing.rawValue)
+            let encoded = Array((SnapshotCodec.encode(sampleHere()) + "\n").utf8)
+            _ = encoded.withUnsafeBytes { bytes in try? FileDescriptor.writeAll(bytes, to: output) }
+            _exit(0)
+        }
+        let writing = pipe.writing
+        writing.close()
+        guard child > 0 else { return sampleHere() }
+        switch IsolatedChild.collect(child: child, output: pipe.reading, timeoutMilliseconds: timeoutMilliseconds) {
+        case .timedOut:
+            return firstSnapshot(.failed(.timedOut(path: path, seconds: Double(timeoutMilliseconds) / 1000), path: path,
+                                         mountPoint: nil, fileSystemType: nil, at: WallClock.now()))
+        case .finished(let bytes, _):
+            return (try? SnapshotCodec.decode(String(decoding: bytes, as: UTF8.self), source: .direct)) ?? sampleHere()
+        }
+    }
+
+    /// A sample as the first snapshot of a publisher of its own.
+    static func firstSnapshot(_ sample: Sample) -> Snapshot {
+        var publisher = Publisher(policy: PublishPolicy(), source: .direct)
+        publisher.accept(sample)
+        return publisher.current!
+    }
+}

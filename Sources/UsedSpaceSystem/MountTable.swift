@@ -1,0 +1,33 @@
+import Glibc
+import UsedSpaceCore
+
+/// This process's view of the mounts (/proc/self/mountinfo), read without touching any
+/// mounted filesystem.
+public enum MountTable {
+    public static let path = "/proc/self/mountinfo"
+
+    public static func read() throws(FileReadError) -> [MountEntry] {
+        MountInfoParser.parse(bytes: try FileContents.read(path))
+    }
+
+    /// Whether the mount that `path` lies under, going by the path's text, is a network or
+    /// FUSE one, whose calls can block for as long as its server does. Nothing on any mounted
+    /// filesystem is looked at (a symlink from a local path into such a mount is not seen
+    /// through).
+    public static func mayHang(_ path: String, in mounts: [MountEntry]) -> Bool {
+        let lexical = LexicalPath.normalize(path, currentDirectory: currentDirectory)
+        return MountLocator.mount(containing: lexical, in: mounts).map { RemoteFileSystems.mayHang($0.fileSystemType) } ?? false
+    }
+
+    /// As above, reading the mount table; false when it cannot be read.
+    public static func mayHang(_ path: String) -> Bool {
+        guard let mounts = try? read() else { return false }
+        return mayHang(path, in: mounts)
+    }
+
+    /// getcwd(2) asks the kernel's cache of names, not the filesystem.
+    static var currentDirectory: String {
+        var directory = [CChar](repeating: 0, count: 4096)
+        return getcwd(&directory, directory.count).map { String(cString: $0) } ?? "/"
+    }
+}
