@@ -105,6 +105,59 @@ struct DaemonServiceTests {
         #expect(status.stdout.contains("\"source\":\"daemon\""))
     }
 
+    /// After a crash, systemd holds the socket and starts the next instance: the first client
+    /// waits in the backlog for it. It used to wait out RestartSec=1s and give up on the
+    /// daemon (sampling by itself, without the daemon's estimate or seq).
+    @Test func theFirstStatusAfterACrashIsAnsweredByTheNextInstance() throws {
+        let manager = try SystemdUserManager()
+        try manager.installUnits()
+        #expect(try manager.systemctl("start", "usedspace.socket").status == 0)
+        #expect(try manager.usedspace("status", "--format", "json").stdout.contains("\"source\":\"daemon\""))
+        for round in 1...3 {
+            let pid = try #require(Int32(try manager.property("usedspace.service", "MainPID")))
+            kill(pid, SIGSEGV)
+            let started = Date()
+            let status = try manager.usedspace("status", "--format", "json")
+            let elapsed = Date().timeIntervalSince(started)
+            print("measured: status right after crash \(round): \(Int(elapsed * 1000)) ms, \(status.stdout.contains("\"source\":\"daemon\"") ? "daemon" : "direct")")
+            #expect(status.stdout.contains("\"source\":\"daemon\""), "round \(round): \(status.stdout) \(status.stderr)")
+            // Out of systemd's start limit (5 starts in 10 s) for the next round.
+            usleep(round < 3 ? 2_500_000 : 0)
+        }
+    }
+
+    /// A typo in the configuration: the daemon keeps running (with the defaults), the socket
+    /// unit never fails however often it is activated, and the mistake is loud where the user
+    /// looks: the client's stderr, systemctl status, a failing reload. Fixing the file and
+    /// reloading clears it.
+    @Test func aMistakeInTheConfigurationIsLoudAndNeverFailsTheSocket() throws {
+        let manager = try SystemdUserManager()
+        try manager.installUnits()
+        try manager.writeConfig("[daemon]\nintervall = 2s\n")
+        #expect(try manager.systemctl("start", "usedspace.socket").status == 0)
+        // It used to exit at once, every client activating it anew until systemd's start
+        // limit failed the socket unit. Now the first client starts it, and it stays.
+        for _ in 1...8 {
+            let status = try manager.usedspace("status")
+            #expect(status.status == 0)
+            #expect(status.stderr.contains("usedspaced refused its configuration: ") && status.stderr.contains("/config:2: unknown key 'intervall'"),
+                    "\(status.stderr)")
+        }
+        #expect(try manager.property("usedspace.service", "NRestarts") == "0")
+        #expect(try manager.property("usedspace.service", "ActiveState") == "active")
+        #expect(try manager.property("usedspace.socket", "ActiveState") == "active")
+        let shown = try manager.systemctl("status", "usedspace.service")
+        #expect(shown.stdout.contains("configuration refused: ") && shown.stdout.contains("/config:2: unknown key 'intervall'"), "\(shown.stdout)")
+        let reload = try manager.systemctl("reload", "usedspace.service")
+        #expect(reload.status != 0)
+
+        try manager.writeConfig("[daemon]\ninterval = 2s\n")
+        #expect(try manager.systemctl("reload", "usedspace.service").status == 0)
+        let fixed = try manager.usedspace("status")
+        #expect(fixed.status == 0 && fixed.stderr.isEmpty, "\(fixed.stderr)")
+        #expect(try !manager.systemctl("status", "usedspace.service").stdout.contains("configuration refused"))
+    }
+
     @Test func stopsCleanly() throws {
         let manager = try SystemdUserManager()
         try manager.installUnits()

@@ -1,10 +1,14 @@
 import Foundation
 
-/// A real FUSE mount whose statfs blocks while a flag file exists (Tests/Fixtures/hangfs.py):
-/// a dead network filesystem, on demand.
+/// A real FUSE mount that stops answering while a flag file exists (Tests/Fixtures/hangfs.py):
+/// a dead network filesystem, on demand. Every operation hangs, as on a dead NFS server
+/// (lookup, getattr, readdir, open, read, statfs), none answered from the kernel's cache.
+/// It shows `backing` read-only: files put there appear under the mount point.
 final class HangingMount {
     let mountPoint: String
     let flag: String
+    /// What the mount shows; write here, not through the mount (which is read-only).
+    let backing: String
     private let process: Process
     private let scratch: String
 
@@ -21,10 +25,12 @@ final class HangingMount {
         scratch = try ScratchDirectory.make("hangfs")
         mountPoint = scratch + "/mnt"
         flag = scratch + "/hang"
+        backing = scratch + "/backing"
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: backing, withIntermediateDirectories: true)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.fixture, mountPoint, flag]
+        process.arguments = [Self.fixture, mountPoint, flag, backing]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -34,11 +40,20 @@ final class HangingMount {
         guard mounted else { throw HarnessFailure("hangfs did not mount at \(mountPoint)") }
     }
 
-    /// From now on statvfs of the mount blocks.
+    /// From now on every call on the mount blocks.
     func hang() { FileManager.default.createFile(atPath: flag, contents: nil) }
 
+    /// From now on only statvfs blocks (a server that still answers lookups).
+    func hangStatfsOnly() {
+        FileManager.default.createFile(atPath: flag + ".only-statfs", contents: nil)
+        hang()
+    }
+
     /// Blocked callers return; new ones answer at once.
-    func release() { try? FileManager.default.removeItem(atPath: flag) }
+    func release() {
+        try? FileManager.default.removeItem(atPath: flag)
+        try? FileManager.default.removeItem(atPath: flag + ".only-statfs")
+    }
 
     /// The numbers statfs reports from now on (4096-byte blocks).
     func report(blocks: Int, free: Int, available: Int) throws {

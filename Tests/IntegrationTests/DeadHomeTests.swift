@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// The home directory on a network filesystem whose server died: every call on it hangs, in
+/// state D, beyond the reach of signals. Showing another, healthy filesystem must never touch
+/// it: no bar of a healthy filesystem freezes, no command sits in state D, and the daemon
+/// starts and serves, saying what it could not read.
+@Suite(.serialized) struct DeadHomeTests {
+    /// A dead home with a configuration in it, and a healthy tmpfs beside it.
+    final class Fixture {
+        let hanging: HangingMount
+        let scratch: ScratchDirectory
+        let healthy: String
+        let home: String
+
+        init() throws {
+            hanging = try HangingMount()
+            let backingHome = hanging.backing + "/home"
+            try FileManager.default.createDirectory(atPath: backingHome + "/.config/usedspace", withIntermediateDirectories: true)
+            try "[bar]\nwarn = 80%\n".write(toFile: backingHome + "/.config/usedspace/config", atomically: true, encoding: .utf8)
+            home = hanging.mountPoint + "/home"
+            scratch = try ScratchDirectory("dead-home")
+            healthy = try scratch.mountTmpfs(at: "healthy", options: "size=64m")
+            // The configuration is readable while the server answers.
+            guard FileManager.default.fileExists(atPath: home + "/.config/usedspace/config") else {
+                throw HarnessFailure("hangfs does not show its backing directory")
+            }
+        }
+
+        var environment: [String: String] {
+            ["HOME": home, "PATH": "/usr/bin:/bin", "USEDSPACE_SOCKET": scratch.subpath("none.sock")]
+        }
+    }
+
+    /// Runs a command while the mount hangs, waiting at most `seconds`. A command still
+    /// running then is stuck; the mount is released so that it (and the test run) can end.
+    static func run(_ arguments: [String], _ fixture: Fixture, seconds: Double) throws -> (result: CommandResult?, elapsed: Double) {
+        let started = Date()
+        let box = Locked<CommandResult?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let environment = fixture.environment
+        DispatchQueue.global().async {
+            box.set(try? CommandRunner.run(CommandRunner.usedspace, arguments, environment: environment, timeout: 600))
+            done.signal()
+        }
+        if done.wait(timeout: .now() + seconds) == .timedOut {
+            fixture.hanging.release()
+            done.wait()
+            return (nil, Date().timeIntervalSince(started))
+        }
+        return (box.value, Date().timeIntervalSince(started))
+    }
+
+    @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, fuse3 and python3-fusepy"))
+    func statusOfAHealthyFilesystemDoesNotWaitOnADeadHome() throws {
+        let fixture = try Fixture()
+        fixture.hanging.hang()
+        defer { fixture.hanging.release() }
+
+        // Text and JSON read no configuration: nothing of the home is touched.
+        let (plain, plainTime) = try Self.run(["status", "--path", fixture.healthy], fixture, seconds: 10)
+        #expect(plain?.status == 0, "stuck for \(plainTime) s: \(plain?.stderr ?? "still running")")
+        #expect(plain?.stdout.contains("%") == true)
+        #expect(plainTime < 2, "\(plainTime) s")
+
+        // The bar formats read the [bar] settings from the home: given up on after --timeout,
+        // with a word on stderr, and the block is shown with the defaults.
+        let (bar, barTime) = try Self.run(["status", "--format", "i3bar", "--path", fixture.healthy, "--timeout", "1s"], fixture, seconds: 10)
+        print("measured: status with a dead home: text \(Int(plainTime * 1000)) ms, i3bar \(Int(barTime * 1000)) ms")
+        #expect(bar?.status == 0, "stuck for \(barTime) s: \(bar?.stderr ?? "still running")")
+        #expect(bar?.stdout.contains("\"full_text\"") == true)
+        #expect(bar?.stderr.contains("did not answer within 1 s") == true, "\(bar?.stderr ?? "")")
+        #expect(barTime < 4, "\(barTime) s")
+    }
+
+    @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, fuse3 and python3-fusepy"))
+    func aWatchOfAHealthyFilesystemKeepsUpdatingWhileTheHomeIsDead() throws {
+        let fixture = try Fixture()
+        fixture.hanging.hang()
+        defer { fixture.hanging.release() }
+        let watch = try WatchProcess(
+            ["--format", "i3bar", "--path", fixture.healthy, "--no-daemon", "--interval", "200ms", "--timeout", "1s"],
+            environment: fixture.environment)
+        defer { kill(watch.process.processIdentifier, SIGKILL) }
+        // The i3bar header, the opening bracket, then the first status line.
+        let first = try watch.waitForLine(timeout: 10) { $0.contains("full_text") }
+        try Data(count: 16 << 20).write(to: URL(fileURLWithPath: fixture.healthy + "/filler"))
+        let second = try watch.waitForLine(timeout: 10) { $0.contains("full_text") && $0 != first && !$0.hasPrefix("[") }
+        #expect(second != first)
+        #expect(watch.stderrText.value.contains("did not answer within 1 s"), "\(watch.stderrText.value)")
+    }
+
+    @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, fuse3 and python3-fusepy"))
+    func theDaemonStartsAndServesWhenItsStateAndConfigurationAreOnADeadHome() throws {
+        let fixture = try Fixture()
+        fixture.hanging.hang()
+        defer { fixture.hanging.release() }
+        let started = Date()
+        let daemon = try DaemonProcess(arguments: ["--path", fixture.healthy, "--timeout", "1s"],
+                                       environment: ["HOME": fixture.home, "XDG_CONFIG_HOME": fixture.home + "/.config"],
+                                       stateDirectory: fixture.home + "/.local/state/usedspace")
+        defer { fixture.hanging.release(); _ = daemon.stop() }
+        try daemon.waitUntilAnswering(seconds: 10)
+        let startTime = Date().timeIntervalSince(started)
+        print("measured: daemon start with a dead home: \(Int(startTime * 1000)) ms")
+        let json = try #require(try ProtocolClient(path: daemon.socketPath).request("status json", timeout: 2).json)
+        #expect(json["path"] as? String == fixture.healthy)
+        #expect(json["state"] as? String == "fresh")
+        // Loud about what it could not read: the configuration (with what runs instead) and
+        // the state file (one timeout for the whole state directory).
+        #expect((json["config_error"] as? String)?.contains("cannot read it: its filesystem did not answer within 1 s") == true, "\(json)")
+        #expect(daemon.stderrText.value.contains("cannot read the state file"), "\(daemon.stderrText.value)")
+        #expect(startTime < 6, "\(startTime) s")
+    }
+}
