@@ -57,7 +57,8 @@ let package = Package(
         .executable(name: "usedspaced", targets: ["usedspaced"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // 1.12: LogHandler.log(event:) with LogEvent.error, the API JournalLogHandler implements.
+        .package(url: "https://github.com/apple/swift-log", from: "1.12.0"),
     ],
     targets: [
         .target(name: "UsedSpaceCore"),
@@ -88,6 +89,10 @@ let package = Package(
             linkerSettings: daemonLinking
         ),
         .testTarget(name: "UsedSpaceCoreTests", dependencies: ["UsedSpaceCore"], exclude: ["Golden"]),
+        .testTarget(name: "UsedSpaceSystemTests", dependencies: ["UsedSpaceSystem", "UsedSpaceCore"]),
+        .testTarget(name: "UsedSpaceDaemonTests", dependencies: ["UsedSpaceDaemon", "UsedSpaceSystem", "UsedSpaceCore",
+                                                                 .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "UsedSpaceClientTests", dependencies: ["UsedSpaceClient", "UsedSpaceSystem", "UsedSpaceCore"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["UsedSpaceCore", "UsedSpaceSystem"]

@@ -5,7 +5,9 @@
 //   to the terminal and the journal, has no control characters;
 // - a file with CRLF line ends means the same as with LF (the parser strips a trailing CR);
 // - an accepted configuration is within the documented ranges, and its alert limits can be
-//   described (as `config check` shows them).
+//   described (as `config check` shows them), and its [notify] and [bar] limits can be applied
+//   to extreme filesystems (the largest counts, empty, full) without trapping: a valid
+//   free-size-below near 2^64 once overflowed the daemon's recovery check.
 import UsedSpaceCore
 
 private func isControl(_ scalar: Unicode.Scalar) -> Bool {
@@ -15,6 +17,13 @@ private func isControl(_ scalar: Unicode.Scalar) -> Bool {
 private func outcome(_ text: String) -> Result<Configuration, ConfigError> {
     Result { () throws(ConfigError) in try Configuration.parse(text) }
 }
+
+private let extremeFilesystems: [FilesystemStats] = [
+    FilesystemStats(blockSize: 1, totalBlocks: .max, freeBlocks: .max, availableBlocks: .max, totalInodes: .max, freeInodes: .max),
+    FilesystemStats(blockSize: 1 << 20, totalBlocks: .max >> 20, freeBlocks: 1, availableBlocks: 1, totalInodes: 0, freeInodes: 0),
+    FilesystemStats(blockSize: 4096, totalBlocks: 1, freeBlocks: 0, availableBlocks: 0, totalInodes: 1, freeInodes: 0),
+    FilesystemStats(blockSize: 4096, totalBlocks: 1 << 40, freeBlocks: 1 << 39, availableBlocks: 1 << 38, totalInodes: 10, freeInodes: 5),
+]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -38,6 +47,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let bar = configuration.bar
         guard (0...100).contains(bar.barWidth) else { fatalError("bar-width \(bar.barWidth)") }
         for limit in bar.severity.warning + bar.severity.critical { _ = limit.description }
+        for stats in extremeFilesystems {
+            let snapshot = Snapshot(path: "/x", mountPoint: "/x", fileSystemType: "ext4", stats: stats, state: .fresh, seq: 1,
+                                    sampledAt: Timestamp(secondsSinceEpoch: 0), source: .daemon)
+            var alert = LowSpaceAlert()
+            for now: Int64 in [0, 1, Int64(Int32.max)] {
+                alert = configuration.notify.evaluate(snapshot, alert: alert, now: now).1
+            }
+            _ = configuration.notify.snoozed(alert, now: Int64(Int32.max))
+            _ = bar.severity.severity(of: stats, previous: .normal)
+            _ = BarBlock(snapshot, options: bar, severity: .critical, expanded: true)
+        }
     }
 
     // The same file with CRLF line ends (only for files without CR of their own).

@@ -56,7 +56,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 fatalError("requestLine \(written.debugDescription) is refused")
             }
             reparsed = again
-        case .hello, .ping, .help, .quit:
+        case .hello, .ping, .help, .quit, .reload:
             reparsed = request
         }
         guard reparsed == request else { fatalError("\(request) written back reads as \(reparsed)") }

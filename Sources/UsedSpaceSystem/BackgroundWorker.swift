@@ -4,7 +4,7 @@
 /// the owner not to count on it. When the worker is released the thread ends after its
 /// current job.
 public final class BackgroundWorker<Job: Sendable, Output: Sendable> {
-    private struct State {
+    struct State {
         var pending: Job?
         var running = false
         var outputs: [Output] = []
@@ -12,7 +12,8 @@ public final class BackgroundWorker<Job: Sendable, Output: Sendable> {
         var stopped = false
     }
 
-    private let shared = ConditionLock(State())
+    /// Shared with the thread, which holds it until it ends (internal: tests watch for that).
+    let shared = ConditionLock(State())
     private let work: @Sendable (Job) -> Output
     public let wake: EventCounter
 

@@ -33,7 +33,7 @@ public struct FileDescriptor: ~Copyable {
     }
 
     /// The two ends of a pipe(2), close-on-exec.
-    public struct Pipe: ~Copyable {
+    @frozen public struct Pipe: ~Copyable {
         public var reading: FileDescriptor
         public var writing: FileDescriptor
     }

@@ -17,7 +17,7 @@ import UsedSpaceCore
 /// Used by the daemon for every watched path and by `watch` when no daemon answers. When
 /// the owner lets go of it, the thread ends after its current sample.
 public final class SamplingThread {
-    private struct State {
+    struct State {
         var publisher: Publisher
         var intervalNanoseconds: UInt64
         /// When the next sample is due (CLOCK_MONOTONIC ns).
@@ -36,7 +36,8 @@ public final class SamplingThread {
     /// Signalled when there is something to take; poll it, or attach it to an event loop.
     public let wake: EventCounter
     private let timeoutNanoseconds: UInt64
-    private let shared: ConditionLock<State>
+    /// Shared with the thread, which holds it until it ends (internal: tests watch for that).
+    let shared: ConditionLock<State>
     private var started = false
 
     /// `publisher` holds the restored snapshot, if any, and the publish rule.

@@ -107,7 +107,7 @@ public enum UnixSocket {
     }
 
     /// A connected pair (socketpair(2)), non-blocking: for tests of the code that serves one.
-    public struct Pair: ~Copyable {
+    @frozen public struct Pair: ~Copyable {
         public var first: FileDescriptor
         public var second: FileDescriptor
     }

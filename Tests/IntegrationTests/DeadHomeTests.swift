@@ -81,7 +81,12 @@ import Testing
         let watch = try WatchProcess(
             ["--format", "i3bar", "--path", fixture.healthy, "--no-daemon", "--interval", "200ms", "--timeout", "1s"],
             environment: fixture.environment)
-        defer { kill(watch.process.processIdentifier, SIGKILL) }
+        // Released before the watch is let go of: a watch stuck in the dead home (in state D)
+        // could not exit, and its deinit would wait for it forever.
+        defer {
+            fixture.hanging.release()
+            kill(watch.process.processIdentifier, SIGKILL)
+        }
         // The i3bar header, the opening bracket, then the first status line.
         let first = try watch.waitForLine(timeout: 10) { $0.contains("full_text") }
         try Data(count: 16 << 20).write(to: URL(fileURLWithPath: fixture.healthy + "/filler"))

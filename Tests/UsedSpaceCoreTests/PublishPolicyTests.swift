@@ -202,6 +202,26 @@ import Testing
         #expect(body == "Only 1 GB (10.0%) is free of 10 GB.")
     }
 
+    /// Hostile but valid limits (the largest size the parser takes, a 12-decimal percentage)
+    /// on a huge filesystem: decided exactly, no overflow (the daemon used to trap).
+    @Test func extremeLimitsDoNotOverflow() throws {
+        var policy = LowSpacePolicy()
+        policy.freeBytes = try #require(ByteSizeParser.parse("18000PB"))
+        policy.freeShare = try ThresholdParser.parse("50%")
+        policy.furtherDrop = try ThresholdParser.parse("0.000000000001%")
+        policy.minimumPeriod = 0
+        func huge(_ available: UInt64) -> Snapshot {
+            Snapshot(path: "/big", mountPoint: "/big", fileSystemType: "xfs",
+                     stats: FilesystemStats(blockSize: 1, totalBlocks: 1 << 62, freeBlocks: available, availableBlocks: available),
+                     state: .fresh, seq: 1, sampledAt: Timestamp(secondsSinceEpoch: 0), source: .daemon)
+        }
+        let (first, alert) = policy.evaluate(huge(1 << 60), alert: LowSpaceAlert(), now: 0)
+        guard case .notify = first else { Issue.record("not low: \(first)"); return }
+        guard case .notify = policy.evaluate(huge((1 << 60) - (1 << 20)), alert: alert, now: 1).0 else { Issue.record("a further drop"); return }
+        #expect(policy.evaluate(huge(1 << 60), alert: alert, now: 1).0 == .none)
+        #expect(policy.evaluate(huge(1 << 62), alert: alert, now: 1).0 == .withdraw)
+    }
+
     @Test func notifiesAgainOnlyAfterAFurtherDropAndAPeriod() {
         var alert = LowSpaceAlert()
         var action: LowSpaceAction

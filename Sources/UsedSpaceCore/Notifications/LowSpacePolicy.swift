@@ -40,7 +40,10 @@ public struct LowSpacePolicy: Equatable, Sendable {
         guard let share = Self.freeShare(of: stats) else { return false }
         let shareLimit = Fraction(numerator: freeShare.numerator * recoveryMargin.denominator + recoveryMargin.numerator * freeShare.denominator,
                                   denominator: freeShare.denominator * recoveryMargin.denominator)
-        return Self.greater(share, than: shareLimit) || stats.freeBytes > freeBytes + max(freeBytes / 10, 1)
+        // A limit near UInt64.max (free-size-below = 18000PB) must not overflow: nothing
+        // is above it, so the size never says "recovered".
+        let (sizeLimit, overflow) = freeBytes.addingReportingOverflow(max(freeBytes / 10, 1))
+        return Self.greater(share, than: shareLimit) || (!overflow && stats.freeBytes > sizeLimit)
     }
 
     static func greater(_ a: Fraction, than b: Fraction) -> Bool {
@@ -85,10 +88,9 @@ extension LowSpacePolicy {
         guard isLow(stats) else { return (.none, alert) }
         if now < alert.snoozedUntil { return (.none, alert) }
         if alert.active, let last = alert.notifiedFreeShare {
-            let droppedEnough = !Self.greater(
-                Fraction(numerator: share.numerator * furtherDrop.denominator + furtherDrop.numerator * share.denominator,
-                         denominator: share.denominator * furtherDrop.denominator),
-                than: last)
+            // share + drop ≤ last, exactly and without overflow: a block count times a
+            // 12-decimal percentage does not fit in 64 bits.
+            let droppedEnough = !Self.greater(share, than: last) && last.differs(from: share, byAtLeast: furtherDrop)
             guard droppedEnough, now - alert.notifiedAt >= minimumPeriod else { return (.none, alert) }
         }
         next.active = true

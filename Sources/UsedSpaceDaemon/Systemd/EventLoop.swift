@@ -18,6 +18,13 @@ final class EventLoop {
         try SystemdError.check("sd_event_loop", sd_event_loop(event))
     }
 
+    /// Runs one iteration: waits at most `timeoutMicroseconds` for an event and dispatches
+    /// it. Returns whether one was dispatched (for tests that drive a loop step by step).
+    @discardableResult
+    func runOnce(timeoutMicroseconds: UInt64) throws(SystemdError) -> Bool {
+        try SystemdError.check("sd_event_run", sd_event_run(event, timeoutMicroseconds)) > 0
+    }
+
     func exit(_ code: Int32) {
         sd_event_exit(event, code)
     }

@@ -1,0 +1,94 @@
+import Logging
+import Testing
+@testable import UsedSpaceCore
+@testable import UsedSpaceDaemon
+
+/// The daemon's pure parts: what the journal and systemd are told, the state file, the
+/// time-to-full histories, the low-space notifications.
+@Suite struct DaemonPartsTests {
+    static func snapshot(_ path: String = "/home/u", available: UInt64 = 40, state: SnapshotState = .fresh, seq: UInt64 = 1, at seconds: Int64 = 0) -> Snapshot {
+        Snapshot(path: path, mountPoint: "/home", fileSystemType: "ext4",
+                 stats: FilesystemStats(blockSize: 1_000_000_000, totalBlocks: 100, freeBlocks: available + 10, availableBlocks: available,
+                                        totalInodes: 10, freeInodes: 5),
+                 state: state, seq: seq, sampledAt: Timestamp(secondsSinceEpoch: seconds), source: .daemon)
+    }
+
+    @Test func aPublishSaysWhatItPublished() {
+        #expect(PublishSummary.describe(Self.snapshot()) == "/home (ext4): 55.6% used, 40 GB free of 100 GB (seq 1)")
+        var failed = Self.snapshot()
+        failed.stats = nil
+        failed.state = .failed
+        failed.error = "/home/u: permission denied"
+        #expect(PublishSummary.describe(failed) == "/home/u: permission denied (seq 1)")
+    }
+
+    @Test func theStatusLineLeadsWithAConfigurationProblem() {
+        #expect(StatusText.describe([Self.snapshot()]) == "55.6% used of /home (seq 1)")
+        #expect(StatusText.describe([Self.snapshot(), nil], configurationProblem: "c:2: bad; running with the default settings")
+                == "configuration refused: c:2: bad; running with the default settings | 55.6% used of /home (seq 1); sampling…")
+    }
+
+    @Test func theStateFileKeepsTheWatchedPathAndNeverTheConfigurationProblem() throws {
+        var shown = Self.snapshot("/real/home", seq: 7)
+        shown.configurationProblem = "c:2: bad"
+        let text = StateFile.encode([StateFile.Entry(watch: "/home/u", snapshot: shown)])
+        #expect(!text.contains("config_error"))
+        let decoded = try StateFile.decode(text)
+        #expect(decoded.problems.isEmpty)
+        #expect(StateFile.snapshot(for: "/home/u", in: decoded.entries)?.seq == 7)
+        #expect(StateFile.snapshot(for: "/real/home", in: decoded.entries) == nil, "a version 2 entry is found by its watched path")
+    }
+
+    @Test func aVersionOneFileIsFoundByTheSnapshotsPath() throws {
+        let v1 = "{\"format\":\"usedspace-state\",\"version\":1,\"snapshots\":[\n" + SnapshotCodec.encode(Self.snapshot("/home/u", seq: 3)) + "\n]}\n"
+        let decoded = try StateFile.decode(v1)
+        #expect(StateFile.snapshot(for: "/home/u", in: decoded.entries)?.seq == 3)
+    }
+
+    /// A disk swapped at the path while the daemon was stopped starts a new history.
+    @Test func anotherFilesystemAtThePathStartsANewHistory() {
+        var tracker = TimeToFullTracker()
+        var old = Self.snapshot()
+        old.stats?.totalBlocks = 200
+        tracker.restore(old)
+        for hour in 0..<48 {
+            _ = tracker.record(Self.snapshot(available: UInt64(40 - hour / 4), at: Int64(hour) * 3600))
+        }
+        let text = tracker.encoded(keeping: ["/home/u"])
+        let (reloaded, problems) = TimeToFullTracker.decode(text)
+        #expect(problems.isEmpty)
+        #expect(reloaded.encoded(keeping: ["/home/u"]) == text)
+        #expect(tracker.encoded(keeping: []) == HistoryFile.encode([:]))
+    }
+
+    final class Presenter: NotificationPresenter {
+        var shown: [String] = []
+        var withdrawn: [String] = []
+        func show(path: String, summary: String, body: String) { shown.append(summary) }
+        func withdraw(path: String) { withdrawn.append(path) }
+    }
+
+    final class Keeper: FileKeeper {
+        var saved: [String] = []
+        func write(_ contents: String) { saved.append(contents) }
+    }
+
+    @Test func lowSpaceIsNotifiedOnceSnoozedAndWithdrawnOnRecovery() {
+        let presenter = Presenter(), keeper = Keeper()
+        var policy = LowSpacePolicy()
+        policy.freeShare = Fraction(numerator: 10, denominator: 100)
+        policy.freeBytes = UInt64.max
+        let alerts = LowSpaceAlerts(policy: policy, alerts: [:], presenter: presenter, file: keeper, logger: Logger(label: "test"))
+        alerts.check(Self.snapshot(available: 5), now: 1000)
+        #expect(presenter.shown == ["Low disk space on /home"])
+        alerts.check(Self.snapshot(available: 5), now: 1010)
+        #expect(presenter.shown.count == 1, "once")
+        alerts.ignore("/home/u", now: 1020)
+        alerts.check(Self.snapshot(available: 1), now: 5000)
+        #expect(presenter.shown.count == 1, "snoozed")
+        alerts.check(Self.snapshot(available: 50), now: 6000)
+        #expect(presenter.withdrawn == ["/home/u"])
+        #expect(keeper.saved.count == 3)
+        #expect(alerts.alert(for: "/home/u") == LowSpaceAlert())
+    }
+}
