@@ -34,20 +34,26 @@ case "static-stdlib": [.unsafeFlags(["-static-stdlib"])]
 default: [.unsafeFlags(["-static-executable"])]
 }
 let daemonLinkingDirectory = Context.packageDirectory + "/Sources/usedspaced/Linking"
-// USEDSPACE_DAEMON_LINKING=profile links -no-pie, for update-hot-symbols.sh to read addresses.
-let daemonLinking: [LinkerSetting] = switch Context.environment["USEDSPACE_DAEMON_LINKING"] {
+let daemonLinkingMode = Context.environment["USEDSPACE_DAEMON_LINKING"]
+// The memory work applies to release builds only (debug builds and tests link plainly and
+// faster). USEDSPACE_DAEMON_LINKING=profile links -no-pie, for update-hot-symbols.sh to read
+// addresses; =unordered leaves out the symbol ordering file, to measure what it saves.
+let daemonLinking: [LinkerSetting] = switch daemonLinkingMode {
 case "static-stdlib": [.unsafeFlags(["-static-stdlib"])]
-default: [.unsafeFlags([
-    "-static-stdlib",
-    "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-    "-Xclang-linker", Context.environment["USEDSPACE_DAEMON_LINKING"] == "profile" ? "-no-pie" : "-pie",
-    "-L", daemonLinkingDirectory, "-Xclang-linker", "-static-libgcc",
-    "-use-ld=lld",
-    "-Xlinker", "--symbol-ordering-file=" + daemonLinkingDirectory + "/hot-symbols.txt",
-    "-Xlinker", "--no-warn-symbol-ordering",
-    "-Xlinker", "-T", "-Xlinker", daemonLinkingDirectory + "/plt-first.ld",
-    "-Xlinker", "--no-export-dynamic",
-])]
+default: [
+    .unsafeFlags(["-static-stdlib"]),
+    .unsafeFlags([
+        "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+        "-Xclang-linker", daemonLinkingMode == "profile" ? "-no-pie" : "-pie",
+        "-L", daemonLinkingDirectory, "-Xclang-linker", "-static-libgcc",
+        "-use-ld=lld",
+        "-Xlinker", "-T", "-Xlinker", daemonLinkingDirectory + "/plt-first.ld",
+        "-Xlinker", "--no-export-dynamic",
+    ] + (daemonLinkingMode == "unordered" ? [] : [
+        "-Xlinker", "--symbol-ordering-file=" + daemonLinkingDirectory + "/hot-symbols.txt",
+        "-Xlinker", "--no-warn-symbol-ordering",
+    ]), .when(configuration: .release)),
+]
 }
 
 let package = Package(

@@ -8,8 +8,10 @@
 #    720: an hour at the default 5 s interval, run at a 100 ms interval) with one subscriber
 #    connected, while a file on a tmpfs is written and removed so that nearly every sample
 #    publishes (a far busier hour than a real one: every publish is rendered, sent and
-#    written to the state file). Against i3status with one disk block (interval = 1) started
-#    at the same time and measured at the same moment. Target: usedspaced's RSS <= i3status's.
+#    written to the state file), and CHURN_ROUNDS (10) rounds of clients of every kind come
+#    and go (bench/lib/churn.py: watches killed, statuses, subscribers that vanish).
+#    Against i3status with one disk block (interval = 1) started at the same time and
+#    measured at the same moment. Target: usedspaced's RSS <= i3status's.
 #
 # Run as root (mounts a tmpfs):  bench/daemon.sh        BENCH_QUICK=1 bench/daemon.sh
 # Needs: swift, python3, hyperfine, i3status, socat (apt-get install hyperfine i3status socat).
@@ -106,6 +108,8 @@ wait_for_daemon
 start_group bash -c '(echo "subscribe format=json"; exec sleep 100000) | socat -t 100000 - "UNIX-CONNECT:$2" >"$1"' \
     subscriber "$work/subscriber.log" "$socket"
 subscriber=${groups[-1]}
+# Clients that come and go meanwhile, of every kind (bench/lib/churn.py), as bars restart.
+start_group python3 "$repo/bench/lib/churn.py" clients "$socket" "$bin" "$work/tmpfs" "${CHURN_ROUNDS:-10}" >"$work/churn.txt"
 # Churn: 1 MiB written, then removed, every 100 ms: ~1 % of the tmpfs each time.
 end=$(( $(date +%s%N) + samples * 100000000 ))
 while (( $(date +%s%N) < end )); do
@@ -116,7 +120,7 @@ sleep 0.5
 field() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
 d_rss=$(field $daemon VmRSS); d_hwm=$(field $daemon VmHWM)
 i_rss=$(field $i3status VmRSS); i_hwm=$(field $i3status VmHWM)
-publishes=$(grep -c 'published a snapshot' "$work/daemon2.log" || true)
+publishes=$(grep -c ': published ' "$work/daemon2.log" || true)
 breakdown() { # Rss per mapped file of $1, in KiB, largest first (anonymous memory as [anon])
     awk '/^[0-9a-f]+-[0-9a-f]+ / { name = ($6 == "") ? "[anon]" : $6; sub(".*/", "", name) }
          $1 == "Rss:" { rss[name] += $2 }
@@ -130,7 +134,8 @@ pss() { awk '$1 == "Pss:" { print $2 }' "/proc/$1/smaps_rollup"; }
 d_pss=$(pss $daemon); i_pss=$(pss $i3status)
 breakdown $daemon >"$out/daemon-smaps.txt"; breakdown $i3status >"$out/i3status-smaps.txt"
 stop_group "$subscriber"
-echo "daemon publishes: $publishes (log lines 'published a snapshot'); updates the subscriber read: $(grep -c '^update' "$work/subscriber.log" || true)"
+echo "clients that came and went meanwhile: $(awk '$1 == "clients" { print $2 }' "$work/churn.txt" 2>/dev/null)"
+echo "daemon publishes: $publishes (log lines 'published …'); updates the subscriber read: $(grep -c '^update' "$work/subscriber.log" || true)"
 python3 - "$d_rss" "$d_hwm" "$d_anon" "$d_file" "$i_rss" "$i_hwm" "$i_anon" "$i_file" "$samples" "$d_pss" "$i_pss" <<'EOP' | tee "$out/memory.md"
 import sys
 d_rss, d_hwm, d_anon, d_file, i_rss, i_hwm, i_anon, i_file, samples, d_pss, i_pss = (int(x) for x in sys.argv[1:])

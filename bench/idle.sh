@@ -1,7 +1,16 @@
 #!/usr/bin/env bash
-# Idle cost: what usedspace costs a session that is not doing anything, against i3status.
+# Idle cost: what usedspace costs a session that is not doing anything, against i3status,
+# after a day's worth of clients have come and gone.
 #
-# For DURATION seconds (default 600), with nothing changing on the watched filesystem:
+# First the churn (bench/lib/churn.py clients, CHURN_ROUNDS rounds, default 20): clients of
+# every kind connect and go away, as bars restart and scripts run: `usedspace watch` in each
+# format killed (SIGKILL, SIGTERM, its pipes closed), `usedspace status` in three formats, raw
+# subscribers that close, half-close, reset, or vanish mid-request, socat subscribers killed.
+# (A vanished subscriber once made the daemon spin until its next publish: an idle window
+# measured without churn never saw it.) The daemon's open descriptors are counted before and
+# after the churn: they must come back.
+#
+# Then, for DURATION seconds (default 600), with nothing changing on the watched filesystem:
 #   - usedspaced sampling every 1 s, plus one `usedspace watch --format i3bar` subscribed to it
 #     (its output to /dev/null, as a status bar would read it),
 #   - i3status with one disk block and `interval = 1`, started at the same moment.
@@ -11,7 +20,7 @@
 # (daemon + watch) to i3status's. Target (issue): <= 0.5x i3status.
 #
 # Run:  bench/idle.sh            (10 minutes)     DURATION=60 bench/idle.sh   (a quick look)
-# Needs: swift, i3status, python3. Set USEDSPACE_BIN_DIR to use built binaries.
+# Needs: swift, i3status, python3, socat. Set USEDSPACE_BIN_DIR to use built binaries.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 duration=${DURATION:-600}
@@ -48,6 +57,14 @@ EOC
 daemon=$!; pids+=($daemon)
 for _ in $(seq 100); do [[ -S $work/runtime/usedspace.sock ]] && break; sleep 0.05; done
 sleep 0.5
+descriptors() { find /proc/"$1"/fd -mindepth 1 -maxdepth 1 | wc -l; }
+fds_before=$(descriptors "$daemon")
+echo "# churn: ${CHURN_ROUNDS:-20} rounds of every kind of client"
+churn_started=$(date +%s.%N)
+python3 "$repo/bench/lib/churn.py" clients "$work/runtime/usedspace.sock" "$bin" "$watched" "${CHURN_ROUNDS:-20}" >"$work/churn.txt"
+echo "# churn: $(awk '$1 == "clients" { print $2 }' "$work/churn.txt") clients in $(python3 -c "import sys, time; print(round(time.time() - float(sys.argv[1]), 1))" "$churn_started") s"
+sleep 1
+fds_after=$(descriptors "$daemon")
 "$bin/usedspace" watch --format i3bar --path "$watched" </dev/null >/dev/null 2>"$work/watch.log" &
 watch=$!; pids+=($watch)
 i3status -c "$work/i3status.conf" >/dev/null 2>"$work/i3status.log" &
@@ -65,7 +82,7 @@ sleep "$duration"
 declare -A end
 for p in $daemon $watch $i3status; do end[$p]=$(snapshot "$p"); done
 ticks=1000000000
-grep -q 'published a snapshot' "$work/daemon.log" && publishes=$(grep -c 'published a snapshot' "$work/daemon.log") || publishes=0
+grep -q ': published ' "$work/daemon.log" && publishes=$(grep -c ': published ' "$work/daemon.log") || publishes=0
 python3 - "$duration" "$ticks" "${start[$daemon]}" "${end[$daemon]}" "${start[$watch]}" "${end[$watch]}" "${start[$i3status]}" "${end[$i3status]}" <<'EOP'
 import sys
 duration, ticks = float(sys.argv[1]), int(sys.argv[2])
@@ -86,4 +103,5 @@ print()
 print(f"CPU ratio usedspace / i3status over {duration:.0f} s: {ratio:.2f}x (target <= 0.5x)")
 EOP
 echo "publishes during the run: $publishes (log lines)"
+echo "daemon's open descriptors before / after the churn: $fds_before / $fds_after"
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -30,6 +30,11 @@ final class BackgroundFileWriter: FileKeeper {
         }
     }
 
+    deinit {
+        // The source first: it must not outlive the descriptor it watches.
+        source = nil
+    }
+
     func write(_ contents: String) {
         do {
             try writer.submit(contents)

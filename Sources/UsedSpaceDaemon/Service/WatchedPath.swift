@@ -37,6 +37,12 @@ final class WatchedPath: ServedWatch {
         }
     }
 
+    deinit {
+        // The sources first: they must not outlive the descriptor they watch.
+        wakeSource = nil
+        timeoutCheck = nil
+    }
+
     /// Starts the sampling thread (its first sample is taken at once).
     func start() throws {
         try sampler.start()
