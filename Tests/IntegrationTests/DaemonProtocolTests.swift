@@ -330,6 +330,36 @@ import Testing
         #expect(status.stderr.contains("usedspaced refused its configuration: \(expected)"), "\(status.stderr)")
     }
 
+    /// The log reads well by itself: every message carries its reason (path, call, errno),
+    /// not only a structured field, and a publish says what it published.
+    @Test func everyLogMessageSaysWhy() throws {
+        let directory = try ScratchDirectory("log-reasons")
+        let missing = directory.subpath("gone")
+        let daemon = try DaemonProcess(arguments: ["--path", directory.path, "--path", missing, "--textfile-dir", "/proc/usedspace-test",
+                                                   "--interval", "200ms"])
+        try daemon.waitUntilAnswering()
+        let log = { daemon.stderrText.value }
+        #expect(waitUntil(seconds: 5) {
+            log().contains("sampling failed: \(missing): no such file or directory (seq ")
+                && log().contains("cannot save the Prometheus textfile /proc/usedspace-test/usedspace.prom: mkdir: ")
+                && log().contains("published ") && log().contains("% used, ")
+        }, "\(log())")
+        // `usedspaced --reload` (the unit's ExecReload=): the outcome, synchronously.
+        let config = daemon.directory + "/config/usedspace/config"
+        try FileManager.default.createDirectory(atPath: daemon.directory + "/config/usedspace", withIntermediateDirectories: true)
+        try "[daemon]\npath = \(directory.path)\ninterval = soon\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let refused = try CommandRunner.run(CommandRunner.usedspaced, ["--reload", "--socket", daemon.socketPath])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "usedspaced: configuration refused, the running one is kept: \(config):3: interval: 'soon' is not a duration such as 5s, 500ms or 2min\n",
+                "\(refused.stderr)")
+        try "[daemon]\npath = \(directory.path)\ninterval = 1s\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let applied = try CommandRunner.run(CommandRunner.usedspaced, ["--reload", "--socket", daemon.socketPath])
+        #expect(applied.status == 0)
+        // (The command line's --path and --interval still win over the file.)
+        #expect(applied.stdout == "reloaded \(config): watching \(directory.path), \(missing) every 200 ms\n", "\(applied.stdout) \(applied.stderr)")
+        #expect(log().contains("reloaded \(config)"))
+    }
+
     @Test func helpAndVersion() throws {
         let help = try CommandRunner.run(CommandRunner.usedspaced, ["--help"])
         #expect(help.status == 0)

@@ -1,5 +1,13 @@
-/// Keeps the last published snapshot of one path and turns samples into new snapshots
-/// according to a `PublishPolicy`. Pure: the daemon and `watch` feed it samples.
+/// The publish rule, in one place: keeps the last published snapshot of one path and decides,
+/// for each sample, whether it is news (`PublishPolicy`: the used rate moved by at least the
+/// threshold, up or down, or the state, the mount or the size changed), and what the new
+/// snapshot is (the next seq; a timeout keeps the last numbers, marked stale; a watched mount
+/// point found on another filesystem is "not mounted"). Pure.
+///
+/// Each SamplingThread (the daemon's watched paths, `watch` without a daemon) owns one and
+/// applies it to every sample and timeout on its thread, waking its owner only with news;
+/// nothing else decides what is published. (The only other new snapshot is the daemon's
+/// time-to-full estimate changing while the numbers do not: `setTimeToFull(republish:)`.)
 public struct Publisher: Sendable {
     public private(set) var current: Snapshot?
     public var policy: PublishPolicy
