@@ -6,10 +6,17 @@
 #   make install PREFIX=$$HOME/.local      a user install; then:
 #       systemctl --user daemon-reload && systemctl --user enable --now usedspace.socket
 #   make uninstall            removes what `make install` installed at the same PREFIX
+#   make deb                  usedspace_$(VERSION)_$(DEB_ARCH).deb, for `apt install ./…`
 #
 # `make install` writes the list of what it installed to $(MANIFEST), and `make uninstall`
 # removes exactly those files; pass it the PREFIX you installed with. When nothing of ours is
 # at that PREFIX it fails, and says where usedspace is installed instead.
+
+# The version's one source of truth is UsedSpaceCLI.version in the client's sources
+# (`usedspace --version`). `make deb` checks that both binaries report it and that the top
+# entry of packaging/debian/changelog is for it.
+VERSION_FILE = Sources/UsedSpaceClient/UsedSpaceCLI.swift
+VERSION := $(shell sed -n 's/^ *public static let version = "\([^"]*\)"$$/\1/p' $(VERSION_FILE))
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -48,7 +55,7 @@ KNOWN_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 	$(MANDIR)/man1/usedspace.1 $(MANDIR)/man5/usedspace.conf.5 $(MANDIR)/man8/usedspaced.8 \
 	$(BASHCOMPDIR)/usedspace $(ZSHCOMPDIR)/_usedspace $(FISHCOMPDIR)/usedspace.fish
 
-.PHONY: all build check install uninstall clean
+.PHONY: all build check install uninstall deb deb-path clean
 
 all: build
 
@@ -81,5 +88,63 @@ uninstall:
 	@DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' MANIFEST='$(MANIFEST)' \
 		KNOWN_FILES='$(strip $(KNOWN_FILES))' sh packaging/uninstall.sh
 
+# The Debian package, with dpkg's own tools: `make install` into a staging tree with Debian's
+# paths, then what dh_* would do — compressed man pages and docs, copyright and changelog,
+# the maintainer scripts (packaging/debian/, with packaging/user-managers.sh pasted in),
+# Depends from dpkg-shlibdeps, the control file from dpkg-gencontrol, md5sums — and
+# dpkg-deb. The staging tree is laid out as dpkg-shlibdeps and dpkg-gencontrol expect:
+# $(DEB_BUILD)/debian/control, and the package's root in $(DEB_BUILD)/debian/usedspace.
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+DEB = usedspace_$(VERSION)_$(DEB_ARCH).deb
+DEB_BUILD = $(SCRATCH)/deb
+DEB_ROOT = $(DEB_BUILD)/debian/usedspace
+DEB_DOC = $(DEB_ROOT)/usr/share/doc/usedspace
+# Built-Using names the Debian source packages whose code is linked in statically, as policy
+# asks for their licenses' sake: glibc's libc.a into the static client, and gcc-12's
+# libstdc++.a and libgcc.a into both binaries (the gcc installation the Swift toolchain's
+# clang selects on Debian 12). The Swift runtime is not a Debian package: see the copyright.
+BUILT_USING_PACKAGES ?= libc6-dev libstdc++-12-dev libgcc-12-dev
+
+deb: $(BUILD_FIRST)
+	@test -n "$(VERSION)" || { echo "make deb: no 'public static let version = \"…\"' in $(VERSION_FILE)" >&2; exit 1; }
+	@test -n "$(DEB_ARCH)" || { echo "make deb: needs dpkg (apt-get install dpkg-dev)" >&2; exit 1; }
+	@for tool in dpkg-deb dpkg-shlibdeps dpkg-gencontrol dpkg-parsechangelog; do \
+		command -v $$tool >/dev/null || { echo "make deb: needs $$tool (apt-get install dpkg-dev)" >&2; exit 1; }; done
+	@for program in usedspace usedspaced; do \
+		reported=$$($(BUILDDIR)/$$program --version); \
+		test "$$reported" = "$$program $(VERSION)" || { echo "make deb: $(BUILDDIR)/$$program --version says '$$reported', not '$$program $(VERSION)' ($(VERSION_FILE))" >&2; exit 1; }; done
+	@changelog=$$(dpkg-parsechangelog -l packaging/debian/changelog -S Version); \
+		test "$$changelog" = "$(VERSION)" || { echo "make deb: packaging/debian/changelog is for $$changelog, the program is $(VERSION): add an entry (dch -v $(VERSION))" >&2; exit 1; }
+	rm -rf $(DEB_BUILD)
+	install -d $(DEB_BUILD)/debian $(DEB_ROOT)/DEBIAN
+	cp packaging/debian/control packaging/debian/changelog $(DEB_BUILD)/debian/
+	$(MAKE) --no-print-directory install BUILD_FIRST= DESTDIR=$(CURDIR)/$(DEB_ROOT) PREFIX=/usr \
+		BINDIR=/usr/bin MANDIR=/usr/share/man USERUNITDIR=/usr/lib/systemd/user \
+		BASHCOMPDIR=/usr/share/bash-completion/completions ZSHCOMPDIR=/usr/share/zsh/vendor-completions \
+		FISHCOMPDIR=/usr/share/fish/vendor_completions.d MANIFEST=
+	gzip -9n $(DEB_ROOT)/usr/share/man/man*/*
+	install -d $(DEB_DOC)/docs/images
+	install -m 644 README.md $(DEB_DOC)/
+	install -m 644 docs/*.md $(DEB_DOC)/docs/
+	install -m 644 docs/images/*.png $(DEB_DOC)/docs/images/
+	install -m 644 packaging/debian/copyright $(DEB_DOC)/copyright
+	find $(DEB_DOC) -type f -size +4k -name '*.md' -exec gzip -9n {} +
+	gzip -9n -c packaging/debian/changelog > $(DEB_DOC)/changelog.gz
+	install -D -m 644 packaging/debian/lintian-overrides $(DEB_ROOT)/usr/share/lintian/overrides/usedspace
+	for script in postinst prerm postrm; do \
+		sed -e '/^#USER_MANAGERS#$$/{r packaging/user-managers.sh' -e 'd;}' packaging/debian/$$script > $(DEB_ROOT)/DEBIAN/$$script && \
+		chmod 755 $(DEB_ROOT)/DEBIAN/$$script || exit 1; done
+	cd $(DEB_BUILD) && dpkg-shlibdeps -Tdebian/usedspace.substvars debian/usedspace/usr/bin/usedspaced
+	built_using=$$(dpkg-query -W -f='$${source:Package} (= $${source:Version})\n' $(BUILT_USING_PACKAGES) | sort -u | paste -sd, - | sed 's/,/, /g') && \
+		echo "misc:Built-Using=$$built_using" >> $(DEB_BUILD)/debian/usedspace.substvars
+	cd $(DEB_BUILD) && dpkg-gencontrol -pusedspace -Tdebian/usedspace.substvars -Pdebian/usedspace
+	cd $(DEB_ROOT) && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum > DEBIAN/md5sums && chmod 644 DEBIAN/md5sums
+	dpkg-deb --root-owner-group -Zxz --build $(DEB_ROOT) $(DEB)
+	@echo "built $(DEB): sudo apt install ./$(DEB)"
+
+# The path of the package `make deb` builds (for scripts: .ci/run passes it to the tests).
+deb-path:
+	@echo $(CURDIR)/$(DEB)
+
 clean:
-	rm -rf $(SCRATCH)
+	rm -rf $(SCRATCH) usedspace_*.deb
