@@ -64,12 +64,10 @@ fi
 
 # The directories our units are in (normally one: USERUNITDIR at install time).
 unit_dirs=$(printf '%s\n' "$files" | sed -n 's|/usedspace\.s[a-z]*$||p' | sort -u)
-stopped=
 if [ -z "$DESTDIR" ]; then
 	for dir in $unit_dirs; do
 		[ -e "$dir/usedspace.socket" ] || [ -e "$dir/usedspace.service" ] || continue
 		usedspace_in_user_managers "$dir" disable --now usedspace.socket usedspace.service
-		stopped="$stopped $dir"
 	done
 fi
 
@@ -89,9 +87,8 @@ if [ -f "$manifest" ]; then
 	rmdir "$(dirname "$manifest")" 2>/dev/null || true
 fi
 
-for dir in $stopped; do
-	usedspace_in_user_managers "$dir" daemon-reload
-done
+# The managers that had our units forget them.
+usedspace_in_same_user_managers daemon-reload
 
 # What stays: the invoking user's configuration and state (and other users' when run as root
 # for a shared PREFIX).

@@ -62,6 +62,32 @@ usedspace_in_user_manager() {
 	*"$usedspace_units/usedspace."* | *"$usedspace_real/usedspace."*) ;;
 	*) return 0 ;;
 	esac
+	usedspace_acted="$usedspace_acted $usedspace_uid:$usedspace_runtime"
+	usedspace_run_in_manager "$@"
+}
+
+# usedspace_in_same_user_managers COMMAND...: `systemctl --user COMMAND...` again in the
+# managers where usedspace_in_user_managers ran a command, in this same shell (as
+# `make uninstall` reloads them once the files are gone, when they may have forgotten where
+# the units came from).
+usedspace_acted=
+usedspace_in_same_user_managers() {
+	for usedspace_manager in $usedspace_acted; do
+		usedspace_uid=${usedspace_manager%%:*} usedspace_runtime=${usedspace_manager#*:}
+		if [ -n "$usedspace_uid" ]; then
+			usedspace_entry=$(getent passwd "$usedspace_uid") || continue
+			usedspace_who=${usedspace_entry%%:*}
+			usedspace_gid=$(echo "$usedspace_entry" | cut -d: -f4)
+		else
+			usedspace_who=$(id -un 2>/dev/null || id -u)
+		fi
+		usedspace_run_in_manager "$@"
+	done
+	return 0
+}
+
+# usedspace_run_in_manager COMMAND...: runs it in the chosen manager and says how it went.
+usedspace_run_in_manager() {
 	if usedspace_output=$(usedspace_systemctl "$@" 2>&1); then
 		echo "usedspace: ran systemctl --user $* in the user manager of $usedspace_who"
 	else
