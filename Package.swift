@@ -40,10 +40,11 @@ import PackageDescription
 // and the runtime goes on without it, as before. The client itself calls neither dlopen nor
 // getpwuid, which would dlopen an NSS module (docs/PERFORMANCE.md). Why this is safe: in
 // libc.a, `dlopen` is a weak alias of `___dlopen`, the same function, so binding the name to
-// it links the very same code (only that symbol's binding differs in the binary) and silences
-// this one warning: the linker still warns about getpwuid, getaddrinfo and their kind should
-// the client ever call one. If a later glibc renamed ___dlopen, the link would fail with an
-// undefined symbol rather than change behaviour. Only the static link needs it (libc.so does
+// it links the very same code (checked: every section is byte for byte the same; the stripped
+// binaries differ only in their build ID) and silences this one warning: the linker still
+// warns about getpwuid, getaddrinfo and their kind should the client ever call one. If a
+// later glibc renamed ___dlopen, the link would fail with an undefined symbol rather than
+// change behaviour. Only the static link needs it (libc.so does
 // not export ___dlopen, and a dynamic link gives no such warning).
 let clientLinking: [LinkerSetting] = switch Context.environment["USEDSPACE_CLIENT_LINKING"] {
 case "dynamic": []
