@@ -118,7 +118,7 @@ deb: $(BUILD_FIRST)
 	rm -rf $(DEB_BUILD)
 	install -d $(DEB_BUILD)/debian $(DEB_ROOT)/DEBIAN
 	cp packaging/debian/control packaging/debian/changelog $(DEB_BUILD)/debian/
-	$(MAKE) --no-print-directory install BUILD_FIRST= DESTDIR=$(CURDIR)/$(DEB_ROOT) PREFIX=/usr \
+	$(MAKE) --no-print-directory install BUILD_FIRST= DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr \
 		BINDIR=/usr/bin MANDIR=/usr/share/man USERUNITDIR=/usr/lib/systemd/user \
 		BASHCOMPDIR=/usr/share/bash-completion/completions ZSHCOMPDIR=/usr/share/zsh/vendor-completions \
 		FISHCOMPDIR=/usr/share/fish/vendor_completions.d MANIFEST=
