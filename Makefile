@@ -12,11 +12,12 @@
 # removes exactly those files; pass it the PREFIX you installed with. When nothing of ours is
 # at that PREFIX it fails, and says where usedspace is installed instead.
 
-# The version's one source of truth is UsedSpaceCLI.version in the client's sources
-# (`usedspace --version`). `make deb` checks that both binaries report it and that the top
-# entry of packaging/debian/changelog is for it.
-VERSION_FILE = Sources/UsedSpaceClient/UsedSpaceCLI.swift
-VERSION := $(shell sed -n 's/^ *public static let version = "\([^"]*\)"$$/\1/p' $(VERSION_FILE))
+# The version's one source of truth is UsedSpaceVersion.current in
+# Sources/UsedSpaceCore/Version.swift (both programs' --version, the protocol's hello, the
+# package). `make deb` checks that both binaries report it and that the top entry of
+# packaging/debian/changelog is for it.
+VERSION_FILE = Sources/UsedSpaceCore/Version.swift
+VERSION := $(shell sed -n 's/^ *public static let current = "\([^"]*\)"$$/\1/p' $(VERSION_FILE))
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -106,7 +107,7 @@ DEB_DOC = $(DEB_ROOT)/usr/share/doc/usedspace
 BUILT_USING_PACKAGES ?= libc6-dev libstdc++-12-dev libgcc-12-dev
 
 deb: $(BUILD_FIRST)
-	@test -n "$(VERSION)" || { echo "make deb: no 'public static let version = \"…\"' in $(VERSION_FILE)" >&2; exit 1; }
+	@test -n "$(VERSION)" || { echo "make deb: no 'public static let current = \"…\"' in $(VERSION_FILE)" >&2; exit 1; }
 	@test -n "$(DEB_ARCH)" || { echo "make deb: needs dpkg (apt-get install dpkg-dev)" >&2; exit 1; }
 	@for tool in dpkg-deb dpkg-shlibdeps dpkg-gencontrol dpkg-parsechangelog; do \
 		command -v $$tool >/dev/null || { echo "make deb: needs $$tool (apt-get install dpkg-dev)" >&2; exit 1; }; done
