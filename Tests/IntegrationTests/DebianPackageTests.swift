@@ -84,8 +84,11 @@ import Testing
             #expect(member.mode.dropFirst() == mode, "\(member.path): \(member.mode)")
         }
 
+        // Unpacked (here and by lintian) on a tmpfs when we can mount one: other tests compare
+        // the root filesystem with df while they run.
         let scratch = try ScratchDirectory("deb-contents")
-        let root = scratch.subpath("root"), control = scratch.subpath("control")
+        let work = Prerequisite.isRoot ? try scratch.mountTmpfs(at: "fs", options: "size=1g,mode=1777") : scratch.path
+        let root = work + "/root", control = work + "/control"
         try CommandRunner.shell("dpkg-deb -x \(quoted(deb)) \(quoted(root)) && dpkg-deb -e \(quoted(deb)) \(quoted(control))")
         // Stripped binaries: no symbol table, no debug information.
         for binary in ["usedspace", "usedspaced"] {
@@ -131,7 +134,8 @@ import Testing
         let lintian = Prerequisite.isRoot
             ? try CommandRunner.run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--",
                                                           "/usr/bin/lintian", "--fail-on", "error,warning", deb],
-                                    environment: ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "LANG": "C.UTF-8"], timeout: 300)
+                                    environment: ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "LANG": "C.UTF-8", "TMPDIR": work],
+                                    timeout: 300)
             : try CommandRunner.run("/usr/bin/lintian", ["--fail-on", "error,warning", deb], timeout: 300)
         let tags = (lintian.stdout + lintian.stderr).split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") }
         #expect(lintian.status == 0 && tags.isEmpty, "lintian: \(lintian.stdout)\(lintian.stderr)")

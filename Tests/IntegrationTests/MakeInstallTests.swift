@@ -122,7 +122,10 @@ import Testing
                                "needs make, binutils and dpkg-dev"))
     func completionsAreInstalledAndPackagedOnceTheyExist() throws {
         let scratch = try ScratchDirectory("completions")
-        let tree = scratch.subpath("tree")
+        // The staging tree and the package on a tmpfs when we can mount one (other tests
+        // compare the root filesystem with df while they run).
+        let base = Prerequisite.isRoot ? try scratch.mountTmpfs(at: "fs", options: "size=1g,mode=755") : scratch.path
+        let tree = base + "/tree"
         try FileManager.default.createDirectory(atPath: tree + "/completions", withIntermediateDirectories: true)
         for name in ["Makefile", "Sources", "systemd", "man", "packaging", "docs", "README.md"] {
             try FileManager.default.createSymbolicLink(atPath: tree + "/" + name, withDestinationPath: Self.repository.path + "/" + name)
@@ -132,7 +135,7 @@ import Testing
         }
         let products = "BUILDDIR=\(CommandRunner.productsDirectory.path)"
 
-        let prefix = scratch.subpath("prefix")
+        let prefix = base + "/prefix"
         let install = try Self.make(["install", "PREFIX=\(prefix)", products], in: tree)
         try #require(install.status == 0, "\(install.stderr)")
         let installed = [prefix + "/share/bash-completion/completions/usedspace", prefix + "/share/zsh/site-functions/_usedspace",

@@ -55,7 +55,7 @@ enum DebianPackage {
 /// archive, for installing the package where there is no Swift toolchain and nothing of the
 /// build. debootstrap runs once per machine: its result is kept in
 /// /var/cache/usedspace-tests/bookworm-minbase (USEDSPACE_DEBOOTSTRAP_CACHE to change it;
-/// delete it to start afresh) and each test works on a copy of it in a scratch directory.
+/// delete it to start afresh) and each test works on a copy of it on a tmpfs of its own.
 ///
 /// Commands run in it with chroot, in a mount and PID namespace of their own
 /// (`unshare --mount --pid --fork`) where the root is a bind mount of itself (so that
@@ -79,7 +79,9 @@ final class DebianRoot {
     init() throws {
         debootstrapSeconds = try Self.prepareCache()
         scratch = try ScratchDirectory("debian-root")
-        root = scratch.subpath("root")
+        // On a tmpfs: the copy, apt's work and its removal leave the root filesystem alone,
+        // which other tests compare with df while they run.
+        root = try scratch.mountTmpfs(at: "fs", options: "size=2g,mode=755") + "/root"
         try CommandRunner.shell("cp -a \(quoted(Self.cache + "/root")) \(quoted(root))", timeout: 300)
     }
 
