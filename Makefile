@@ -1,49 +1,151 @@
-# usedspace: build, test and install.
+# usedspace: build, test, install and package.
 #
 #   make                      release build of both binaries
 #   make check                the test suite (same as `swift test`)
 #   make install              into $(PREFIX) (default /usr/local), staged under $(DESTDIR)
 #   make install PREFIX=$$HOME/.local      a user install; then:
 #       systemctl --user daemon-reload && systemctl --user enable --now usedspace.socket
-#   make uninstall
+#   make uninstall            removes what `make install` installed at the same PREFIX
+#   make deb                  usedspace_$(VERSION)_$(DEB_ARCH).deb, for `apt install ./…`
+#
+# `make install` writes the list of what it installed to $(MANIFEST), and `make uninstall`
+# removes exactly those files; pass it the PREFIX you installed with. When nothing of ours is
+# at that PREFIX it fails, and says where usedspace is installed instead.
+
+# The version's one source of truth is UsedSpaceVersion.current in
+# Sources/UsedSpaceCore/Version.swift (both programs' --version, the protocol's hello, the
+# package). `make deb` checks that both binaries report it and that the top entry of
+# packaging/debian/changelog is for it.
+VERSION_FILE = Sources/UsedSpaceCore/Version.swift
+VERSION := $(shell sed -n 's/^ *public static let current = "\([^"]*\)"$$/\1/p' $(VERSION_FILE))
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 # Searched by the systemd user manager for both /usr/local and ~/.local prefixes.
 USERUNITDIR ?= $(PREFIX)/share/systemd/user
+# Shell completions, installed only once completions/ has them.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+# What `make install` installed at this PREFIX, for `make uninstall`. MANIFEST= writes none
+# (a package manager keeps its own list: `make deb` does so).
+MANIFEST ?= $(PREFIX)/share/usedspace/installed-files
 DESTDIR ?=
 SWIFT ?= swift
+# The build directory of `make`, `make install` and `make deb` (--scratch-path).
+SCRATCH ?= .build
 # Install binaries from elsewhere (BUILDDIR=…) without building them here.
-BUILDDIR ?= .build/release
+BUILDDIR ?= $(SCRATCH)/release
+BUILD_FIRST = $(if $(filter $(SCRATCH)/release,$(BUILDDIR)),build)
+# Installed binaries carry no debug information; STRIP=: keeps it.
+STRIP ?= strip
+STRIPFLAGS ?= --remove-section=.comment --remove-section=.note
 
-.PHONY: all build check install uninstall clean
+COMPLETIONS = $(wildcard completions/usedspace.bash completions/_usedspace completions/usedspace.fish)
+# Every file `make install` installs, as it will be named once installed.
+INSTALLED_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
+	$(USERUNITDIR)/usedspace.service $(USERUNITDIR)/usedspace.socket \
+	$(MANDIR)/man1/usedspace.1 $(MANDIR)/man5/usedspace.conf.5 $(MANDIR)/man8/usedspaced.8 \
+	$(if $(filter completions/usedspace.bash,$(COMPLETIONS)),$(BASHCOMPDIR)/usedspace) \
+	$(if $(filter completions/_usedspace,$(COMPLETIONS)),$(ZSHCOMPDIR)/_usedspace) \
+	$(if $(filter completions/usedspace.fish,$(COMPLETIONS)),$(FISHCOMPDIR)/usedspace.fish)
+# What an install made before manifests existed may have left here (for `make uninstall`).
+KNOWN_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
+	$(USERUNITDIR)/usedspace.service $(USERUNITDIR)/usedspace.socket \
+	$(MANDIR)/man1/usedspace.1 $(MANDIR)/man5/usedspace.conf.5 $(MANDIR)/man8/usedspaced.8 \
+	$(BASHCOMPDIR)/usedspace $(ZSHCOMPDIR)/_usedspace $(FISHCOMPDIR)/usedspace.fish
+
+.PHONY: all build check install uninstall deb deb-path clean
 
 all: build
 
 build:
-	$(SWIFT) build -c release --product usedspace
-	$(SWIFT) build -c release --product usedspaced
+	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product usedspace
+	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product usedspaced
 
 check:
 	$(SWIFT) test
 
-install: $(if $(filter .build/release,$(BUILDDIR)),build)
+install: $(BUILD_FIRST)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(USERUNITDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	install -m 755 $(BUILDDIR)/usedspace $(BUILDDIR)/usedspaced $(DESTDIR)$(BINDIR)/
+	$(STRIP) $(STRIPFLAGS) $(DESTDIR)$(BINDIR)/usedspace $(DESTDIR)$(BINDIR)/usedspaced
 	sed 's|@bindir@|$(BINDIR)|g' systemd/usedspace.service > $(DESTDIR)$(USERUNITDIR)/usedspace.service
 	chmod 644 $(DESTDIR)$(USERUNITDIR)/usedspace.service
 	install -m 644 systemd/usedspace.socket $(DESTDIR)$(USERUNITDIR)/
 	install -m 644 man/usedspace.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/usedspace.conf.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 644 man/usedspaced.8 $(DESTDIR)$(MANDIR)/man8/
+	$(if $(filter completions/usedspace.bash,$(COMPLETIONS)),install -D -m 644 completions/usedspace.bash $(DESTDIR)$(BASHCOMPDIR)/usedspace)
+	$(if $(filter completions/_usedspace,$(COMPLETIONS)),install -D -m 644 completions/_usedspace $(DESTDIR)$(ZSHCOMPDIR)/_usedspace)
+	$(if $(filter completions/usedspace.fish,$(COMPLETIONS)),install -D -m 644 completions/usedspace.fish $(DESTDIR)$(FISHCOMPDIR)/usedspace.fish)
+	$(if $(MANIFEST),install -d $(dir $(DESTDIR)$(MANIFEST)))
+	$(if $(MANIFEST),{ cat $(DESTDIR)$(MANIFEST) 2>/dev/null || true; printf '%s\n' $(INSTALLED_FILES); } \
+		| sort -u > $(DESTDIR)$(MANIFEST).new && mv $(DESTDIR)$(MANIFEST).new $(DESTDIR)$(MANIFEST))
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/usedspace $(DESTDIR)$(BINDIR)/usedspaced \
-		$(DESTDIR)$(USERUNITDIR)/usedspace.service $(DESTDIR)$(USERUNITDIR)/usedspace.socket \
-		$(DESTDIR)$(MANDIR)/man1/usedspace.1 $(DESTDIR)$(MANDIR)/man5/usedspace.conf.5 \
-		$(DESTDIR)$(MANDIR)/man8/usedspaced.8
+	@DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' MANIFEST='$(MANIFEST)' \
+		KNOWN_FILES='$(strip $(KNOWN_FILES))' sh packaging/uninstall.sh
+
+# The Debian package, with dpkg's own tools: `make install` into a staging tree with Debian's
+# paths, then what dh_* would do — compressed man pages and docs, copyright and changelog,
+# the maintainer scripts (packaging/debian/, with packaging/user-managers.sh pasted in),
+# Depends from dpkg-shlibdeps, the control file from dpkg-gencontrol, md5sums — and
+# dpkg-deb. The staging tree is laid out as dpkg-shlibdeps and dpkg-gencontrol expect:
+# $(DEB_BUILD)/debian/control, and the package's root in $(DEB_BUILD)/debian/usedspace.
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+DEB = usedspace_$(VERSION)_$(DEB_ARCH).deb
+DEB_BUILD = $(SCRATCH)/deb
+DEB_ROOT = $(DEB_BUILD)/debian/usedspace
+DEB_DOC = $(DEB_ROOT)/usr/share/doc/usedspace
+# Built-Using names the Debian source packages whose code is linked in statically, as policy
+# asks for their licenses' sake: glibc's libc.a into the static client, and gcc-12's
+# libstdc++.a and libgcc.a into both binaries (the gcc installation the Swift toolchain's
+# clang selects on Debian 12). The Swift runtime is not a Debian package: see the copyright.
+BUILT_USING_PACKAGES ?= libc6-dev libstdc++-12-dev libgcc-12-dev
+
+deb: $(BUILD_FIRST)
+	@test -n "$(VERSION)" || { echo "make deb: no 'public static let current = \"…\"' in $(VERSION_FILE)" >&2; exit 1; }
+	@test -n "$(DEB_ARCH)" || { echo "make deb: needs dpkg (apt-get install dpkg-dev)" >&2; exit 1; }
+	@for tool in dpkg-deb dpkg-shlibdeps dpkg-gencontrol dpkg-parsechangelog; do \
+		command -v $$tool >/dev/null || { echo "make deb: needs $$tool (apt-get install dpkg-dev)" >&2; exit 1; }; done
+	@for program in usedspace usedspaced; do \
+		reported=$$($(BUILDDIR)/$$program --version); \
+		test "$$reported" = "$$program $(VERSION)" || { echo "make deb: $(BUILDDIR)/$$program --version says '$$reported', not '$$program $(VERSION)' ($(VERSION_FILE))" >&2; exit 1; }; done
+	@changelog=$$(dpkg-parsechangelog -l packaging/debian/changelog -S Version); \
+		test "$$changelog" = "$(VERSION)" || { echo "make deb: packaging/debian/changelog is for $$changelog, the program is $(VERSION): add an entry (dch -v $(VERSION))" >&2; exit 1; }
+	rm -rf $(DEB_BUILD)
+	install -d $(DEB_BUILD)/debian $(DEB_ROOT)/DEBIAN
+	cp packaging/debian/control packaging/debian/changelog $(DEB_BUILD)/debian/
+	$(MAKE) --no-print-directory install BUILD_FIRST= DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr \
+		BINDIR=/usr/bin MANDIR=/usr/share/man USERUNITDIR=/usr/lib/systemd/user \
+		BASHCOMPDIR=/usr/share/bash-completion/completions ZSHCOMPDIR=/usr/share/zsh/vendor-completions \
+		FISHCOMPDIR=/usr/share/fish/vendor_completions.d MANIFEST=
+	gzip -9n $(DEB_ROOT)/usr/share/man/man*/*
+	install -d $(DEB_DOC)/docs/images
+	install -m 644 README.md $(DEB_DOC)/
+	install -m 644 docs/*.md $(DEB_DOC)/docs/
+	install -m 644 docs/images/*.png $(DEB_DOC)/docs/images/
+	install -m 644 packaging/debian/copyright $(DEB_DOC)/copyright
+	find $(DEB_DOC) -type f -size +4k -name '*.md' -exec gzip -9n {} +
+	gzip -9n -c packaging/debian/changelog > $(DEB_DOC)/changelog.gz
+	install -D -m 644 packaging/debian/lintian-overrides $(DEB_ROOT)/usr/share/lintian/overrides/usedspace
+	for script in postinst prerm postrm; do \
+		sed -e '/^#USER_MANAGERS#$$/{r packaging/user-managers.sh' -e 'd;}' packaging/debian/$$script > $(DEB_ROOT)/DEBIAN/$$script && \
+		chmod 755 $(DEB_ROOT)/DEBIAN/$$script || exit 1; done
+	cd $(DEB_BUILD) && dpkg-shlibdeps -Tdebian/usedspace.substvars debian/usedspace/usr/bin/usedspaced
+	built_using=$$(dpkg-query -W -f='$${source:Package} (= $${source:Version})\n' $(BUILT_USING_PACKAGES) | sort -u | paste -sd, - | sed 's/,/, /g') && \
+		echo "misc:Built-Using=$$built_using" >> $(DEB_BUILD)/debian/usedspace.substvars
+	cd $(DEB_BUILD) && dpkg-gencontrol -pusedspace -Tdebian/usedspace.substvars -Pdebian/usedspace
+	cd $(DEB_ROOT) && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum > DEBIAN/md5sums && chmod 644 DEBIAN/md5sums
+	dpkg-deb --root-owner-group -Zxz --build $(DEB_ROOT) $(DEB)
+	@echo "built $(DEB): sudo apt install ./$(DEB)"
+
+# The path of the package `make deb` builds (for scripts: .ci/run passes it to the tests).
+deb-path:
+	@echo $(CURDIR)/$(DEB)
 
 clean:
-	rm -rf .build
+	rm -rf $(SCRATCH) usedspace_*.deb

@@ -28,10 +28,28 @@ import PackageDescription
 // - --no-export-dynamic (0.1-0.3 MB): no dynamic symbol table for the daemon's own symbols.
 // lld is the one the Swift toolchain ships beside its clang (swift.org toolchains have ld.lld).
 // USEDSPACE_DAEMON_LINKING=static-stdlib builds the plain -static-stdlib link, for comparison.
+
+// The static client's link adds --defsym=dlopen=___dlopen. Without it, every build prints
+// "Using 'dlopen' in statically linked applications requires at runtime the shared libraries
+// from the glibc version used for linking": glibc's libc.a keeps that text in a
+// .gnu.warning.dlopen section of its dlopen.o, and the linker (gold, which the toolchain uses
+// for static executables) prints it when a kept object refers to the dlopen defined there.
+// The only such object is libswiftCore's LibPrespecialized.cpp, which calls
+// dlopen(path, RTLD_NOLOAD) only when the debugging variable SWIFT_DEBUG_LIB_PRESPECIALIZED_PATH
+// is set, to find a library already loaded; a static executable has none, so the call fails
+// and the runtime goes on without it, as before. The client itself calls neither dlopen nor
+// getpwuid, which would dlopen an NSS module (docs/PERFORMANCE.md). Why this is safe: in
+// libc.a, `dlopen` is a weak alias of `___dlopen`, the same function, so binding the name to
+// it links the very same code (checked: every section is byte for byte the same; the stripped
+// binaries differ only in their build ID) and silences this one warning: the linker still
+// warns about getpwuid, getaddrinfo and their kind should the client ever call one. If a
+// later glibc renamed ___dlopen, the link would fail with an undefined symbol rather than
+// change behaviour. Only the static link needs it (libc.so does
+// not export ___dlopen, and a dynamic link gives no such warning).
 let clientLinking: [LinkerSetting] = switch Context.environment["USEDSPACE_CLIENT_LINKING"] {
 case "dynamic": []
 case "static-stdlib": [.unsafeFlags(["-static-stdlib"])]
-default: [.unsafeFlags(["-static-executable"])]
+default: [.unsafeFlags(["-static-executable", "-Xlinker", "--defsym=dlopen=___dlopen"])]
 }
 let daemonLinkingDirectory = Context.packageDirectory + "/Sources/usedspaced/Linking"
 let daemonLinkingMode = Context.environment["USEDSPACE_DAEMON_LINKING"]
