@@ -71,7 +71,8 @@ i3status -c "$work/i3status.conf" >/dev/null 2>"$work/i3status.log" &
 i3status=$!; pids+=($i3status)
 sleep 1
 snapshot() {  # pid -> "cpu_nanoseconds switches", over all its threads
-    local cpu; cpu=$(cat /proc/"$1"/task/*/schedstat | awk '{ s += $1 } END { printf "%d", s }')
+    # %.0f, not %d: mawk's %d stops at 2^31 ns (2.1 s), which made a spinning daemon read 0.
+    local cpu; cpu=$(cat /proc/"$1"/task/*/schedstat | awk '{ s += $1 } END { printf "%.0f", s }')
     local switches; switches=$(cat /proc/"$1"/task/*/status | awk '/ctxt_switches/ { s += $2 } END { print s }')
     echo "$cpu $switches"
 }

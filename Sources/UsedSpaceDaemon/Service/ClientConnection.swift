@@ -60,8 +60,29 @@ final class ClientConnection {
     /// Queues a frame. Returns false when the client was dropped for not reading.
     @discardableResult
     func send(_ frame: String) -> Bool {
+        send(bytes: Array(frame.utf8))
+    }
+
+    /// Queues a frame already encoded: a publish encodes each view's frame once and sends
+    /// the same bytes to every subscriber of that view. With nothing queued (the usual
+    /// case) it goes straight from `bytes` to the socket, and only what the socket did not
+    /// take is copied.
+    @discardableResult
+    func send(bytes: [UInt8]) -> Bool {
         guard !isClosed else { return false }
-        output.append(contentsOf: frame.utf8)
+        if output.isEmpty {
+            guard let sent = try? socket?.send(bytes) else {
+                close() // EPIPE, ECONNRESET: the client went away.
+                return false
+            }
+            if sent == bytes.count {
+                if closeWhenFlushed { close() }
+                return !isClosed
+            }
+            output.append(contentsOf: bytes[sent...])
+        } else {
+            output.append(contentsOf: bytes)
+        }
         flush()
         guard !isClosed else { return false }
         if output.count - outputOffset > Self.maximumBacklog {

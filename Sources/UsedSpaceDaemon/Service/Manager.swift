@@ -195,9 +195,16 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         writeTextfile()
         alerts?.check(snapshot, now: WallClock.now().secondsSinceEpoch)
         if isReady { notifier.status(statusText) }
+        // Each view's frame is encoded once, however many subscribers share it.
+        var frames: [String: [UInt8]] = [:]
         for connection in connections.values {
             guard let subscription = connection.subscription, subscription.watch == nil || subscription.watch === watch else { continue }
-            connection.send(ResponseFrame.update(watch.lines(for: subscription.view, configurationProblem: state.problem)))
+            let view = subscription.view
+            let key = view.format.name + (view.details ? "+details" : "")
+            if frames[key] == nil {
+                frames[key] = Array(ResponseFrame.update(watch.lines(for: view, configurationProblem: state.problem)).utf8)
+            }
+            connection.send(bytes: frames[key]!)
         }
     }
 

@@ -11,7 +11,8 @@
 #
 # How: runs usedspaced (release build) under valgrind's lackey tool through what a daemon
 # does (start, restore its state, sample, publish, serve every request, two subscribers, the
-# client, a reload, systemd's socket activation, notify, watchdog and journal, stop), records
+# client, clients that come and go, reloads by signal and by request, systemd's socket
+# activation, notify, watchdog and journal, stop), records
 # every instruction of its binary that is executed and every 64-byte line that is read or
 # written, and names the functions and data they belong to. Names that no longer exist when
 # linking are ignored, so a stale file only costs memory: rerun this after changing the
@@ -118,12 +119,15 @@ scenario() {
     done
     USEDSPACE_SOCKET=$socket "$bin/usedspace" status >/dev/null 2>&1 || true
     USEDSPACE_SOCKET=$socket "$bin/usedspace" status --format json >/dev/null 2>&1 || true
+    # Clients of every kind that come and go (bars restarted, scripts), as in the benchmarks.
+    python3 "$repo/bench/lib/churn.py" clients "$socket" "$bin" "$work/watched" 1 >/dev/null 2>&1 || true
     local end=$((SECONDS + seconds)) i=0
     while ((SECONDS < end)); do
         head -c 65536 /dev/urandom >"$work/watched/churn"; sleep 0.2
         rm -f "$work/watched/churn"; sleep 0.2
         i=$((i + 1))
         ((i == 10)) && kill -HUP "$daemon"
+        ((i == 14)) && { "$bin/usedspaced" --reload --socket "$socket" >/dev/null 2>&1 || true; }
         ((i % 8 == 0)) && { USEDSPACE_SOCKET=$socket "$bin/usedspace" status >/dev/null 2>&1 || true; request 'status format=json'; }
     done
     stop_group "$json"; stop_group "$text"
