@@ -23,7 +23,7 @@ public final class BackgroundWorker<Job: Sendable, Output: Sendable> {
     }
 
     deinit {
-        shared.withLock { $0.stopped = true }
+        shared.update { $0.stopped = true }
     }
 
     /// Whether a job is queued or running.
@@ -34,7 +34,7 @@ public final class BackgroundWorker<Job: Sendable, Output: Sendable> {
     /// Queues `job`, replacing a queued one that has not started (the newest wins, which is
     /// what a writer of "the latest state" wants). Starts the thread on first use.
     public func submit(_ job: Job) throws(SystemError) {
-        let needsThread = shared.withLock { state -> Bool in
+        let needsThread = shared.update { state -> Bool in
             state.pending = job
             defer { state.started = true }
             return !state.started

@@ -27,9 +27,18 @@ public final class ConditionLock<State>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Runs `body` with the lock held; wakes the waiting threads afterwards, since `body` may
-    /// have changed what they wait for.
+    /// Runs `body` with the lock held. Waiting threads are not woken: use this to read, or to
+    /// change what no thread waits for (a woken thread that finds nothing to do is a wakeup
+    /// for nothing: an idle daemon counts those).
     public func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&state)
+    }
+
+    /// Runs `body` with the lock held, then wakes the waiting threads: for a change that one
+    /// of them may be waiting for (work queued, a stop, a new schedule).
+    public func update<Result>(_ body: (inout State) -> Result) -> Result {
         pthread_mutex_lock(mutex)
         defer {
             pthread_cond_broadcast(condition)

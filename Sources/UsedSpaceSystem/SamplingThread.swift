@@ -49,7 +49,7 @@ public final class SamplingThread {
     }
 
     deinit {
-        shared.withLock { $0.stopped = true }
+        shared.update { $0.stopped = true }
     }
 
     /// Starts the thread; the first sample is taken at once.
@@ -113,7 +113,7 @@ public final class SamplingThread {
     }
 
     public func setInterval(microseconds: UInt64) {
-        shared.withLock { state in
+        shared.update { state in
             state.intervalNanoseconds = microseconds * 1000
             // A shorter interval takes effect now, not after the old one has run out.
             state.nextTick = min(state.nextTick, MonotonicClock.nanoseconds() + state.intervalNanoseconds)

@@ -29,7 +29,7 @@ final class SharedStatistics: Sendable {
         }
         if let cached { return try cached.get() }
         let result = Result { () throws(SystemError) in try FileSystemStatistics.of(path) }
-        state.withLock { state in
+        state.update { state in
             state.inProgress.remove(key)
             state.results[key] = (MonotonicClock.nanoseconds(), result)
         }

@@ -61,7 +61,7 @@ import Testing
                 _ = poll(&poller, 1, 1000)
                 let count = read(raw, &chunk, chunk.count)
                 if count == 0 { return }
-                if count > 0 { received.withLock { $0 += chunk[0..<count] } }
+                if count > 0 { received.update { $0 += chunk[0..<count] } }
             }
         }
         try writing.writeAll(payload)

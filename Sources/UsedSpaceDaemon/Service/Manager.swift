@@ -195,16 +195,19 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         writeTextfile()
         alerts?.check(snapshot, now: WallClock.now().secondsSinceEpoch)
         if isReady { notifier.status(statusText) }
-        // Each view's frame is encoded once, however many subscribers share it.
-        var frames: [String: [UInt8]] = [:]
+        // Each view's frame is encoded once, however many subscribers share it (a few views
+        // at most: a list, not a Dictionary, whose code would be more of the binary to page in).
+        var frames: [(view: ViewRequest, bytes: [UInt8])] = []
         for connection in connections.values {
             guard let subscription = connection.subscription, subscription.watch == nil || subscription.watch === watch else { continue }
             let view = subscription.view
-            let key = view.format.name + (view.details ? "+details" : "")
-            if frames[key] == nil {
-                frames[key] = Array(ResponseFrame.update(watch.lines(for: view, configurationProblem: state.problem)).utf8)
+            if let frame = frames.first(where: { $0.view.format == view.format && $0.view.details == view.details }) {
+                connection.send(bytes: frame.bytes)
+            } else {
+                let bytes = Array(ResponseFrame.update(watch.lines(for: view, configurationProblem: state.problem)).utf8)
+                frames.append((view, bytes))
+                connection.send(bytes: bytes)
             }
-            connection.send(bytes: frames[key]!)
         }
     }
 
