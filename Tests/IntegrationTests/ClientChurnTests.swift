@@ -32,6 +32,9 @@ import Testing
         let scratch = try ScratchDirectory("churn")
         let daemon = try DaemonProcess(arguments: ["--path", scratch.path])
         try daemon.waitUntilAnswering()
+        // The ping's connection is closed by the daemon when it sees the hang-up: let it,
+        // before descriptors are counted.
+        usleep(200_000)
         return (daemon, scratch)
     }
 
@@ -46,7 +49,7 @@ import Testing
         let ticks = try Self.idleTicks(daemon)
         print("measured: daemon CPU over 2 s after a subscriber vanished: \(ticks) ticks")
         #expect(ticks < 20, "the daemon spun after a subscriber went away (\(ticks) ticks in 2 s)")
-        #expect(Self.openDescriptors(daemon.process.processIdentifier) == descriptorsBefore)
+        #expect(Self.openDescriptors(daemon.process.processIdentifier) <= descriptorsBefore)
     }
 
     @Test func aSubscriberThatHalfClosesThenVanishesCostsNothing() throws {
@@ -65,7 +68,7 @@ import Testing
         let ticks = try Self.idleTicks(daemon)
         print("measured: daemon CPU over 2 s after a half-closed subscriber vanished: \(ticks) ticks")
         #expect(ticks < 20, "the daemon spun after a half-closed subscriber went away (\(ticks) ticks in 2 s)")
-        #expect(Self.openDescriptors(daemon.process.processIdentifier) == descriptorsBefore)
+        #expect(Self.openDescriptors(daemon.process.processIdentifier) <= descriptorsBefore)
     }
 
     @Test func aKilledWatchCostsTheDaemonNothing() throws {
