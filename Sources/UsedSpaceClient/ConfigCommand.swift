@@ -64,13 +64,29 @@ enum ConfigCommand {
         }
         let problems = Configuration.check(text)
         guard problems.isEmpty, let configuration = try? Configuration.parse(text) else {
+            let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
             for problem in problems {
-                StandardStreams.error("\(path):\(problem.line > 0 ? "\(problem.line):" : "") \(problem.message)")
+                StandardStreams.error("\(path):\(problem.position) \(problem.message)")
+                // Where the column is known (a template), the line and a caret under it.
+                if let column = problem.column, problem.line > 0, problem.line <= lines.count {
+                    StandardStreams.error(caret(under: column, of: lines[problem.line - 1]))
+                }
             }
             return ExitStatus.failure
         }
         StandardStreams.write("\(path): valid\n" + summary(configuration).map { "  " + $0 + "\n" }.joined())
         return ExitStatus.success
+    }
+
+    /// "    LINE\n    ^" with the caret under `column` (from 1); tabs are kept so that
+    /// the caret lines up in a terminal, other control characters shown as "?".
+    static func caret(under column: Int, of line: Substring) -> String {
+        let shown = String((line.hasSuffix("\r") ? line.dropLast() : line).map { character -> Character in
+            guard character != "\t", let scalar = character.unicodeScalars.first, ControlCharacters.isControl(scalar) else { return character }
+            return "?"
+        })
+        let before = String(shown.prefix(max(column - 1, 0)).map { $0 == "\t" ? "\t" : " " })
+        return "    " + shown + "\n    " + before + "^"
     }
 
     /// What the file amounts to, defaults included.
@@ -87,6 +103,15 @@ enum ConfigCommand {
         if !bar.severity.warning.isEmpty { lines.append("warning at: " + bar.severity.warning.map(\.description).joined(separator: " or ")) }
         if !bar.severity.critical.isEmpty { lines.append("critical at: " + bar.severity.critical.map(\.description).joined(separator: " or ")) }
         if let command = bar.rightClickCommand { lines.append("right click runs: \(command)") }
+        if let template = bar.templates.normal { lines.append("template: \(template.source)") }
+        if bar.unit != .file { lines.append("sizes: \(bar.unit.rawValue)") }
+        for section in configuration.filesystems {
+            var settings = section.barEntries.map { "\($0.key) = \($0.value)" }
+            if section.bar.hidden { settings.append("hidden") }
+            if section.notify != configuration.notify { settings.append("own notification limits") }
+            lines.append("[filesystem \(section.selector)]: " + (settings.isEmpty ? "as [bar]" : settings.joined(separator: ", ")))
+        }
         return lines
     }
 }
+

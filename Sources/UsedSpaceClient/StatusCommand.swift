@@ -5,12 +5,13 @@ import UsedSpaceSystem
 /// one failed.
 enum StatusCommand {
     static func run(_ options: StatusOptions) -> Int32 {
-        // The file is read only when it matters (bar settings, --all): a plain status touches
-        // no filesystem but the one it measures.
-        let needsConfiguration = options.all || ![OutputFormat.text, .json].contains(options.format)
+        // The file is read only when it matters (bar formats, --all, --config): text and json
+        // of one path touch no filesystem but the one they measure.
+        let needsConfiguration = options.all || options.format.isBar || options.configPath != nil
         var configuration = Configuration()
         if needsConfiguration {
-            let (loaded, problem) = ClientConfiguration.load(explicitPath: nil, timeoutMicroseconds: UInt64(options.timeoutMilliseconds) * 1000)
+            let (loaded, problem) = ClientConfiguration.load(explicitPath: options.configPath,
+                                                             timeoutMicroseconds: UInt64(options.timeoutMilliseconds) * 1000)
             configuration = loaded
             if let problem { StandardStreams.error("usedspace: \(problem)") }
         }
@@ -23,30 +24,33 @@ enum StatusCommand {
         }
         var snapshots: [Snapshot]?
         if !options.noDaemon {
-            let requested = options.path.flatMap { TargetPaths.canonical($0, given: true) }
+            // Always the path meant (the home directory by default), never "the daemon's
+            // first": the same filesystem whether or not the daemon runs.
+            let requested = options.all ? nil : TargetPaths.canonical(paths[0])
             snapshots = SnapshotProvider.fromDaemon(path: requested, all: options.all)
         }
         let shown = snapshots ?? paths.map { SnapshotProvider.direct(path: $0, timeoutMilliseconds: options.timeoutMilliseconds) }
-        return show(shown, options: options, bar: configuration.bar)
+        let profiles = BarProfiles(configuration: options.format.isBar ? configuration : Configuration(),
+                                   commandLine: options.bar.pairs, home: TargetPaths.lexicalHome)
+        let watched = options.all ? shown.map { snapshot in paths.first { TargetPaths.matches($0, snapshot) } } : [paths[0]]
+        return show(shown, watchedPaths: watched, options: options, profiles: profiles)
     }
 
-    static func show(_ snapshots: [Snapshot], options: StatusOptions, bar: BarOptions) -> Int32 {
-        let many = snapshots.count > 1
+    static func show(_ snapshots: [Snapshot], watchedPaths: [String?], options: StatusOptions, profiles: BarProfiles) -> Int32 {
+        let items = zip(snapshots, watchedPaths + Array(repeating: nil, count: max(0, snapshots.count - watchedPaths.count))).map { snapshot, watched in
+            let policy = profiles.options(watchedPath: watched, snapshot: snapshot).severity
+            return BarOutput.Item(snapshot: snapshot, severity: policy.severity(of: snapshot.stats, previous: .normal),
+                                  expanded: options.details, watchedPath: watched)
+        }
         var output = ""
         switch options.format {
         case .json:
-            output = snapshots.map { JSONRenderer.render($0) + "\n" }.joined()
+            output = items.map { BarOutput.json($0.snapshot, profiles: profiles, watchedPath: $0.watchedPath, severity: $0.severity) + "\n" }.joined()
         case .text:
-            for snapshot in snapshots where snapshot.stats != nil {
-                var lines = [(many ? ControlCharacters.replaced(in: snapshot.path) + "  " : "") + TextRenderer.statusLine(snapshot)]
-                if options.details { lines += TextRenderer.detailLines(snapshot) }
-                output += lines.map { $0 + "\n" }.joined()
-            }
+            let text = BarOutput.text(items.filter { $0.snapshot.stats != nil }, profiles: profiles, columns: TerminalWidth.columns())
+            output = text.isEmpty ? "" : text + "\n"
         case .i3bar, .i3blocks, .polybar, .waybar:
-            let items = snapshots.map { snapshot in
-                BarOutput.Item(snapshot: snapshot, severity: bar.severity.severity(of: snapshot.stats, previous: .normal), expanded: options.details)
-            }
-            output = BarOutput.line(items, format: options.format, bar: bar, home: TargetPaths.lexicalHome).map { $0 + "\n" } ?? ""
+            output = BarOutput.line(items, format: options.format, profiles: profiles, home: TargetPaths.lexicalHome).map { $0 + "\n" } ?? ""
         }
         StandardStreams.write(output)
         if let problem = snapshots.lazy.compactMap(\.configurationProblem).first {

@@ -29,7 +29,7 @@ final class WatchLoop {
     }
 
     private let options: WatchOptions
-    private let bar: BarOptions
+    private let profiles: BarProfiles
     /// Every path the daemon watches (`--all`) rather than one.
     private let all: Bool
     private let home = TargetPaths.lexicalHome
@@ -43,9 +43,9 @@ final class WatchLoop {
     /// The daemon's configuration problem last reported on stderr.
     private var reportedProblem: String?
 
-    init(options: WatchOptions, bar: BarOptions, targets: [Target], all: Bool) throws(SystemError) {
+    init(options: WatchOptions, profiles: BarProfiles, targets: [Target], all: Bool) throws(SystemError) {
         self.options = options
-        self.bar = bar
+        self.profiles = profiles
         self.targets = targets
         self.all = all
         output = WatchOutput(format: options.format)
@@ -151,7 +151,7 @@ final class WatchLoop {
                     guard let target = all ? targets.first(where: { $0.matches(snapshot.path) }) : targets.first else { continue }
                     target.sampler = nil
                     target.snapshot = snapshot
-                    target.severity = bar.severity.severity(of: snapshot.stats, previous: target.severity)
+                    target.severity = severity(of: snapshot, for: target)
                 }
                 reportConfigurationProblem(snapshots.lazy.compactMap(\.configurationProblem).first)
                 // JSON writes each snapshot; the bars draw the whole state once (repeats are skipped).
@@ -213,15 +213,24 @@ final class WatchLoop {
 
     private func show(_ new: Snapshot, for target: Target) -> Bool {
         target.snapshot = new
-        target.severity = bar.severity.severity(of: new.stats, previous: target.severity)
+        target.severity = severity(of: new, for: target)
         return render(changed: new)
+    }
+
+    /// The level of a filesystem, by its own limits (a [filesystem] section's, or [bar]'s).
+    private func severity(of snapshot: Snapshot, for target: Target) -> Severity {
+        options(for: target, snapshot).severity.severity(of: snapshot.stats, previous: target.severity)
+    }
+
+    private func options(for target: Target, _ snapshot: Snapshot?) -> BarOptions {
+        profiles.options(watchedPath: target.path, snapshot: snapshot)
     }
 
     private func render(changed: Snapshot?) -> Bool {
         let items = targets.compactMap { target in
-            target.snapshot.map { BarOutput.Item(snapshot: $0, severity: target.severity, expanded: target.expanded) }
+            target.snapshot.map { BarOutput.Item(snapshot: $0, severity: target.severity, expanded: target.expanded, watchedPath: target.path) }
         }
-        return output.show(items, changed: changed, bar: bar, home: home)
+        return output.show(items, changed: changed, profiles: profiles, home: home)
     }
 
     /// Toggles one filesystem's details, or (nil) all of them together.
@@ -260,7 +269,7 @@ final class WatchLoop {
     }
 
     private func runRightClickCommand(for target: Target?) {
-        guard let command = bar.rightClickCommand, let target else { return }
+        guard let target, let command = options(for: target, target.snapshot).rightClickCommand else { return }
         var environment = ["USEDSPACE_PATH": target.snapshot?.path ?? target.path]
         if let mountPoint = target.snapshot?.mountPoint { environment["USEDSPACE_MOUNTPOINT"] = mountPoint }
         _ = try? DetachedCommand.run(command, extraEnvironment: environment)

@@ -12,7 +12,7 @@ struct WatchOptions {
     var noDaemon = false
     var showHelp = false
     /// Bar settings given on the command line, applied over the config file's.
-    var barSettings: [(key: String, value: String)] = []
+    var bar = BarArguments()
 
     static let command = "usedspace watch"
 
@@ -30,40 +30,22 @@ struct WatchOptions {
         right click or SIGUSR2 runs the --click-right command.
 
         Options:
-          -p, --path PATH          the filesystem holding PATH
-          -a, --all                every path the daemon watches (the [daemon] paths of
-                                   the configuration without a daemon); i3bar gets a
-                                   block each, the other bars one text for all
-          -f, --format FORMAT      text (default), json, i3bar, i3blocks, polybar, waybar
-          -d, --details            start with the details shown
-              --warn LIMIT         warning colour from LIMIT on: a used percentage (80%)
-                                   or a free size (10GB); repeat for several
-              --critical LIMIT     critical colour and urgency from LIMIT on; repeatable
-              --hysteresis PCT     how far back a value must go before a level clears
-                                   (default 1%)
-              --hide-below PCT     show nothing while less than PCT is used
-              --click-right CMD    run CMD with /bin/sh on a right click, e.g. 'baobab ~'
-              --label TEXT         text before the bar
-              --bar-width N        cells of the bar, 0 for none (default 10)
-              --interval DURATION  without a daemon, sample this often (default 5s)
-              --timeout DURATION   without a daemon, give up on statvfs after this
-                                   (default 5s) and mark the numbers stale
-              --config FILE        read the [bar] settings from FILE
-              --no-daemon          always sample here
-          -h, --help               show this help
+        \(CommandOptions.helpText(CommandOptions.watch))
 
-        Settings also come from the [bar] section of ~/.config/usedspace/config
-        (usedspace.conf(5)); options win.
+        The bar formats also take the [bar] and [filesystem PATH] settings of
+        ~/.config/usedspace/config (usedspace.conf(5)); options win. Text and json take
+        their settings from the command line only.
         """
 
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> WatchOptions {
         var options = WatchOptions()
-        var scanner = ArgumentScanner(arguments, command: command)
+        var scanner = ArgumentScanner(arguments, command: command, shortOptionsWithValues: CommandOptions.shortOptionsWithValues(CommandOptions.watch))
         while let token = scanner.next() {
             switch token {
             case .positional(let argument):
                 throw .unexpectedArgument(argument, command: command)
             case .option(let name, let inline):
+                if try options.bar.take(name, inline: inline, scanner: &scanner) { continue }
                 switch name {
                 case "-p", "--path":
                     let value = try scanner.value(of: name, inline: inline)
@@ -81,17 +63,6 @@ struct WatchOptions {
                 case "-d", "--details":
                     try scanner.requireNoValue(name, inline: inline)
                     options.expanded = true
-                case "--warn", "--critical", "--hysteresis", "--hide-below", "--click-right", "--label", "--bar-width":
-                    let value = try scanner.value(of: name, inline: inline)
-                    // Checked now, so that a typo fails here and not in a status bar.
-                    var probe = BarOptions()
-                    var warning: [AlertLimit] = [], critical: [AlertLimit] = []
-                    do {
-                        try probe.set(String(name.dropFirst(2)), value, warning: &warning, critical: &critical)
-                    } catch {
-                        throw .invalidValue(option: name, value: value, reason: error.message, command: command)
-                    }
-                    options.barSettings.append((String(name.dropFirst(2)), value))
                 case "--interval":
                     options.intervalMicroseconds = try scanner.duration(of: name, inline: inline, in: DaemonSettings.intervalRange)
                 case "--timeout":
@@ -113,17 +84,5 @@ struct WatchOptions {
             throw .invalidValue(option: "--all", value: "--path", reason: "--all and --path exclude each other", command: command)
         }
         return options
-    }
-
-    /// The config file's [bar] settings with this command line's on top.
-    func barOptions(base: BarOptions) -> BarOptions {
-        var bar = base
-        var warning: [AlertLimit] = [], critical: [AlertLimit] = []
-        for (key, value) in barSettings {
-            try? bar.set(key, value, warning: &warning, critical: &critical)
-        }
-        if !warning.isEmpty { bar.severity.warning = warning }
-        if !critical.isEmpty { bar.severity.critical = critical }
-        return bar
     }
 }

@@ -37,10 +37,11 @@ import Testing
 
     @Test func watchBarOptionsAreCheckedWhenParsed() throws {
         let options = try WatchOptions.parse(["--warn", "80%", "--critical", "5GB", "--format", "waybar"])
-        var base = BarOptions()
-        base.severity.warning = []
-        let bar = options.barOptions(base: base)
-        #expect(bar.severity.warning.map(\.description) == ["80.0% used"])
+        var configuration = Configuration()
+        configuration.bar.severity.warning = [.usedAtLeast(Fraction(numerator: 1, denominator: 2))]
+        let bar = BarProfiles(configuration: configuration, commandLine: options.bar.pairs, home: nil).base
+        #expect(bar.severity.warning.map(\.description) == ["80.0% used"], "the command line's limits replace the file's")
+        #expect(bar.severity.critical.map(\.description) == ["5 GB free"])
         #expect(throws: UsageError.self) { try WatchOptions.parse(["--warn", "lots"]) }
     }
 }
