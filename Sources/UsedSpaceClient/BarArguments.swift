@@ -22,7 +22,8 @@ struct BarArguments: Equatable {
             try probe.set(key, value, lists: &lists)
         } catch {
             // The message names the key already ("template: …"); the option is named here.
-            let reason = error.message.hasPrefix(key + ": ") ? String(error.message.dropFirst(key.count + 2)) : error.message
+            var reason = error.message.hasPrefix(key + ": ") ? String(error.message.dropFirst(key.count + 2)) : error.message
+            if let offset = error.offset { reason += " (at column \(offset + 1) of the template)" }
             throw .invalidValue(option: name, value: value, reason: reason, command: scanner.command)
         }
         settings.append(Setting(key: key, value: value))

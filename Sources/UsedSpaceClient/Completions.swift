@@ -65,7 +65,7 @@ enum Completions {
                         return ;;
                     config)
                         case $prev in
-                            --config) compopt -o filenames; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+                            --config) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
                         esac
                         mapfile -t COMPREPLY < <(compgen -W "check \(words(CommandOptions.configCommand))" -- "$cur")
                         return ;;
@@ -77,7 +77,7 @@ enum Completions {
                 let names = option.names.joined(separator: "|")
                 let action: String
                 switch option.completion {
-                case .path, .file: action = "compopt -o filenames; mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")"
+                case .path, .file: action = "compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")"
                 case .command: action = "mapfile -t COMPREPLY < <(compgen -c -- \"$cur\")"
                 case .choices(let choices): action = "mapfile -t COMPREPLY < <(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\")"
                 case .none: action = ":"

@@ -60,7 +60,7 @@ extension BarOptions {
             do {
                 return try Template.parse(value)
             } catch {
-                throw SettingError("\(key): \(error.message) (at column \(error.offset + 1) of the template)", offset: error.offset)
+                throw SettingError("\(key): \(error.message)", offset: error.offset)
             }
         }
         switch key {
