@@ -73,6 +73,7 @@ enum CommandOptions {
     ]
 
     static let watch: [OptionSpec] = [path, all, format, details] + bar + [
+        OptionSpec("--name", value: "NAME", ["the block's name for usedspace click --name", "(default: $BLOCK_NAME)"]),
         OptionSpec("--interval", value: "DURATION", ["without a daemon, sample this often (default 5s)"]),
         OptionSpec("--timeout", value: "DURATION", ["without a daemon, give up on statvfs after this", "(default 5s) and mark the numbers stale"]),
         config,
@@ -81,11 +82,16 @@ enum CommandOptions {
     ]
 
     static let configCommand: [OptionSpec] = [config, help]
+    static let click: [OptionSpec] = [
+        OptionSpec("--pid", value: "PID", ["the watch that is PID or runs under it (polybar's", "%pid%)"]),
+        OptionSpec("--name", value: "NAME", ["the watch started with --name NAME, in this bar"]),
+        help,
+    ]
     static let completion: [OptionSpec] = [help]
     static let top: [OptionSpec] = [help, OptionSpec("--version", short: "V", ["print the version"])]
 
     static let commands: [(name: String, options: [OptionSpec])] = [
-        ("status", status), ("watch", watch), ("config", configCommand), ("completion", completion), ("help", []),
+        ("status", status), ("watch", watch), ("click", click), ("config", configCommand), ("completion", completion), ("help", []),
     ]
 
     /// "  -p, --path PATH          the filesystem…", continuation lines aligned.

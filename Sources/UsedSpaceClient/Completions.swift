@@ -9,6 +9,7 @@ enum Completions {
     static let commandSummaries: [(name: String, summary: String)] = [
         ("status", "print the used percentage once"),
         ("watch", "print it again at every change, for status bars"),
+        ("click", "pass a click to the watch of a block"),
         ("config", "check the configuration file"),
         ("completion", "print a shell completion script"),
         ("help", "show the help of a command"),
@@ -62,6 +63,12 @@ enum Completions {
                         return ;;
                     completion)
                         mapfile -t COMPREPLY < <(compgen -W "\(shells.joined(separator: " ")) \(words(CommandOptions.completion))" -- "$cur")
+                        return ;;
+                    click)
+                        case $prev in
+                            --pid|--name) return ;;
+                        esac
+                        mapfile -t COMPREPLY < <(compgen -W "left middle right \(words(CommandOptions.click))" -- "$cur")
                         return ;;
                     config)
                         case $prev in
@@ -137,6 +144,7 @@ enum Completions {
             text += "        \(name))\n            _arguments -s -S \\\n"
             text += zshSpecs(options).map { "                " + $0 }.joined(separator: " \\\n") + " ;;\n"
         }
+        text += "        click)\n            _arguments \(zshSpecs(CommandOptions.click).joined(separator: " ")) '1:button:(left middle right)' ;;\n"
         text += "        config)\n            _arguments \(zshSpecs(CommandOptions.configCommand).joined(separator: " ")) '1:action:(check)' ;;\n"
         text += "        completion)\n            _arguments \(zshSpecs(CommandOptions.completion).joined(separator: " ")) '1:shell:(\(shells.joined(separator: " ")))' ;;\n"
         text += "        help)\n            _arguments '1:command:(\(commandSummaries.map(\.name).filter { $0 != "help" }.joined(separator: " ")))' ;;\n"
@@ -164,7 +172,8 @@ enum Completions {
         text += "complete -c usedspace -n '__fish_seen_subcommand_from help' -a '\(commandSummaries.map(\.name).filter { $0 != "help" }.joined(separator: " "))'\n"
         text += "complete -c usedspace -n '__fish_seen_subcommand_from completion' -a '\(shells.joined(separator: " "))'\n"
         text += "complete -c usedspace -n '__fish_seen_subcommand_from config' -a check -d 'check the configuration file'\n"
-        for (name, options) in [("status", CommandOptions.status), ("watch", CommandOptions.watch), ("config", CommandOptions.configCommand), ("completion", CommandOptions.completion)] {
+        text += "complete -c usedspace -n '__fish_seen_subcommand_from click' -a 'left middle right'\n"
+        for (name, options) in [("status", CommandOptions.status), ("watch", CommandOptions.watch), ("click", CommandOptions.click), ("config", CommandOptions.configCommand), ("completion", CommandOptions.completion)] {
             for option in options {
                 text += "complete -c usedspace -n '__fish_seen_subcommand_from \(name)'\(fishFlags(option))\n"
             }

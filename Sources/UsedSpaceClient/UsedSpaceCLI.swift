@@ -13,6 +13,7 @@ public enum UsedSpaceCLI {
           status   print the used percentage (and --details) once, then exit
           watch    print it again every time it changes: for status bars (i3bar, i3blocks,
                    polybar, waybar) and scripts
+          click    pass a click on a block to its watch (polybar, waybar)
           config   check the configuration file: usedspace config check
           completion  print the completion script of bash, zsh or fish
           help     show this help, or a command's help: usedspace help watch
@@ -50,6 +51,8 @@ public enum UsedSpaceCLI {
             return try ConfigCommand.run(rest)
         case "completion":
             return try completion(rest)
+        case "click":
+            return try ClickCommand.run(rest)
         case "watch":
             let options = try WatchOptions.parse(rest)
             if options.showHelp { return printHelp(WatchOptions.help) }
@@ -61,6 +64,7 @@ public enum UsedSpaceCLI {
             case "watch": return printHelp(WatchOptions.help)
             case "config": return printHelp(ConfigCommand.help)
             case "completion": return printHelp(Completions.help)
+            case "click": return printHelp(ClickCommand.help)
             case let other?: throw .unknownCommand(other)
             }
         case "-V", "--version":

@@ -40,6 +40,8 @@ final class WatchLoop {
     private var stdinOpen: Bool
     private var clicks = ClickEventDecoder()
     private let signals: SignalDescriptor
+    /// Where `usedspace click` sends the clicks of bars that run a command on a click.
+    private let control: BlockControl?
     /// The daemon's configuration problem last reported on stderr.
     private var reportedProblem: String?
 
@@ -49,7 +51,14 @@ final class WatchLoop {
         self.targets = targets
         self.all = all
         output = WatchOutput(format: options.format)
-        stdinOpen = options.format == .i3bar || options.format == .i3blocks
+        // Only i3bar gives the block a stdin of its own with click events. A persistent
+        // i3blocks block shares i3blocks' stdin, the clicks of every block: reading it
+        // would steal and cut them.
+        stdinOpen = options.format == .i3bar
+        control = options.format.isBar
+            ? BlockControl(endpoint: BlockEndpoint(pid: getpid(), name: options.name ?? ProcessEnvironment.value("BLOCK_NAME"),
+                                                   output: ProcessEnvironment.value("WAYBAR_OUTPUT_NAME")))
+            : nil
         schedule = DaemonLinkSchedule(daemonWanted: !options.noDaemon, intervalNanoseconds: options.intervalMicroseconds * 1000)
         signals = try SignalDescriptor([SignalNumber.userDefined1, SignalNumber.userDefined2])
     }
@@ -73,6 +82,7 @@ final class WatchLoop {
     private func step() -> Bool {
         var descriptors: [pollfd] = [pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0)]
         if stdinOpen { descriptors.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
+        if let control { descriptors.append(pollfd(fd: control.descriptor, events: Int16(POLLIN), revents: 0)) }
         if let subscription { descriptors.append(pollfd(fd: subscription.descriptor, events: Int16(POLLIN), revents: 0)) }
         for target in targets {
             if let sampler = target.sampler { descriptors.append(pollfd(fd: sampler.wake.descriptor, events: Int16(POLLIN), revents: 0)) }
@@ -90,6 +100,11 @@ final class WatchLoop {
                 }
             } else if entry.fd == STDIN_FILENO {
                 guard readClicks() else { return false }
+            } else if entry.fd == control?.descriptor {
+                for button in control?.takeButtons() ?? [] {
+                    if button == 1 { guard toggleDetails(of: nil) else { return false } }
+                    if button == 3 { runRightClickCommand(for: targets.first) }
+                }
             } else if entry.fd == subscription?.descriptor {
                 guard handleDaemon(now: after) else { return false }
             } else if let target = targets.first(where: { $0.sampler?.wake.descriptor == entry.fd }) {

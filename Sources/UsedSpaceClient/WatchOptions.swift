@@ -13,6 +13,8 @@ struct WatchOptions {
     var showHelp = false
     /// Bar settings given on the command line, applied over the config file's.
     var bar = BarArguments()
+    /// The block's name, for `usedspace click --name` (default: i3blocks' $BLOCK_NAME).
+    var name: String?
 
     static let command = "usedspace watch"
 
@@ -26,8 +28,10 @@ struct WatchOptions {
           i3blocks   command=usedspace watch --format i3blocks, interval=persist, format=json
           polybar    exec = usedspace watch --format polybar, tail = true
           waybar     "exec": "usedspace watch --format waybar", "return-type": "json"
-        A left click (i3bar, i3blocks) or SIGUSR1 shows or hides Used, Free and Total; a
-        right click or SIGUSR2 runs the --click-right command.
+        A left click shows or hides Used, Free and Total, a right click runs the
+        --click-right command: i3bar sends clicks to the block; polybar and waybar run
+        usedspace click, which reaches this watch and no other (usedspace click --help);
+        SIGUSR1 and SIGUSR2 do the same.
 
         Options:
         \(CommandOptions.helpText(CommandOptions.watch))
@@ -70,6 +74,12 @@ struct WatchOptions {
                     options.timeoutMicroseconds = try scanner.duration(of: name, inline: inline, in: DaemonSettings.timeoutRange)
                 case "--config":
                     options.configPath = try scanner.value(of: name, inline: inline)
+                case "--name":
+                    let value = try scanner.value(of: name, inline: inline)
+                    guard !value.isEmpty, value.count <= 64 else {
+                        throw .invalidValue(option: name, value: value, reason: "a name is 1 to 64 characters", command: command)
+                    }
+                    options.name = value
                 case "--no-daemon":
                     try scanner.requireNoValue(name, inline: inline)
                     options.noDaemon = true

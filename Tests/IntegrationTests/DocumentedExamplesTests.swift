@@ -22,17 +22,24 @@ import Testing
         let lines = rendered[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
         var displays: [String] = []
         var current: [String] = []
+        func finish() {
+            while current.last == "" { current.removeLast() }
+            if !current.isEmpty { displays.append(current.joined(separator: "\n")) }
+            current = []
+        }
         for line in lines {
             if !line.isEmpty && !line.hasPrefix(" ") { break }
-            // Displays are indented deeper than the text around them (mandoc: 7+ blanks).
+            // Displays are indented deeper than the text around them (mandoc: 11 blanks);
+            // a blank line inside one belongs to it.
             if line.hasPrefix("           ") {
                 current.append(String(line.dropFirst(11)))
-            } else if !current.isEmpty {
-                displays.append(current.joined(separator: "\n"))
-                current = []
+            } else if line.isEmpty && !current.isEmpty {
+                current.append("")
+            } else {
+                finish()
             }
         }
-        if !current.isEmpty { displays.append(current.joined(separator: "\n")) }
+        finish()
         return displays
     }
 
@@ -48,7 +55,11 @@ import Testing
         for file in ["README.md", "docs/status-bars.md"] {
             let blocks = try Self.iniBlocks(file)
             #expect(!blocks.isEmpty, "\(file) has no ini block")
-            for block in blocks where !block.contains("i3blocks") {
+            // Only the blocks that are usedspace's configuration: the others are the bars'.
+            let ours = ["daemon", "bar", "notify", "prometheus", "filesystem"]
+            for block in blocks where block.split(separator: "\n").filter({ $0.hasPrefix("[") }).allSatisfy({ header in
+                ours.contains { header.dropFirst().hasPrefix($0) }
+            }) {
                 try Self.check(block, from: file)
             }
         }

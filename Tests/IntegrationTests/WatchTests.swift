@@ -132,7 +132,7 @@ import Testing
         (["--warn", "lots"], "invalid value 'lots' for '--warn'"),
         (["--format", "dzen"], "invalid value 'dzen' for '--format'"),
         (["--interval", "0"], "invalid value '0' for '--interval'"),
-        (["--hide-below", "x%"], "hide-below: 'x%' is not a percentage"),
+        (["--hide-below", "x%"], "invalid value 'x%' for '--hide-below': 'x%' is not a percentage such as 50%"),
         (["--bar-width", "-1"], "invalid value '-1' for '--bar-width'"),
         (["--colour", "red"], "unknown option '--colour' for 'usedspace watch'"),
     ])
