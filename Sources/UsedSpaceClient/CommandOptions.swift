@@ -67,6 +67,7 @@ enum CommandOptions {
     ]
 
     static let status: [OptionSpec] = [path, all, details, format] + bar + [
+        OptionSpec("--signal", value: "N", ["for an i3blocks block with interval=once and", "signal=N: take its clicks, and have it re-run at", "every change"]),
         config, noDaemon,
         OptionSpec("--timeout", value: "DURATION", ["give up on a network or FUSE filesystem that does", "not answer after DURATION (default 5s)"]),
         help,
@@ -74,6 +75,8 @@ enum CommandOptions {
 
     static let watch: [OptionSpec] = [path, all, format, details] + bar + [
         OptionSpec("--name", value: "NAME", ["the block's name for usedspace click --name", "(default: $BLOCK_NAME)"]),
+        OptionSpec("--bar-pid", value: "PID", ["print nothing: send SIGRTMIN+N (--signal) to PID at", "every change, and end with it (what status --signal", "starts for i3blocks)"]),
+        OptionSpec("--signal", value: "N", ["the signal for --bar-pid"]),
         OptionSpec("--interval", value: "DURATION", ["without a daemon, sample this often (default 5s)"]),
         OptionSpec("--timeout", value: "DURATION", ["without a daemon, give up on statvfs after this", "(default 5s) and mark the numbers stale"]),
         config,

@@ -5,6 +5,11 @@ import UsedSpaceSystem
 /// one failed.
 enum StatusCommand {
     static func run(_ options: StatusOptions) -> Int32 {
+        var options = options
+        var button: Int?
+        if let signal = options.signal {
+            (options.details, button) = I3blocksFollow.prepare(signal: signal, options: options)
+        }
         // The file is read only when it matters (bar formats, --all, --config): text and json
         // of one path touch no filesystem but the one they measure.
         let needsConfiguration = options.all || options.format.isBar || options.configPath != nil
@@ -33,7 +38,16 @@ enum StatusCommand {
         let profiles = BarProfiles(configuration: options.format.isBar ? configuration : Configuration(),
                                    commandLine: options.bar.pairs, home: TargetPaths.lexicalHome)
         let watched = options.all ? shown.map { snapshot in paths.first { TargetPaths.matches($0, snapshot) } } : [paths[0]]
-        return show(shown, watchedPaths: watched, options: options, profiles: profiles)
+        let status = show(shown, watchedPaths: watched, options: options, profiles: profiles)
+        if button == 3, let snapshot = shown.first {
+            let options = profiles.options(watchedPath: watched.first ?? nil, snapshot: snapshot)
+            if let command = options.rightClickCommand {
+                var environment = ["USEDSPACE_PATH": snapshot.path]
+                if let mountPoint = snapshot.mountPoint { environment["USEDSPACE_MOUNTPOINT"] = mountPoint }
+                _ = try? DetachedCommand.run(command, extraEnvironment: environment)
+            }
+        }
+        return status
     }
 
     static func show(_ snapshots: [Snapshot], watchedPaths: [String?], options: StatusOptions, profiles: BarProfiles) -> Int32 {

@@ -10,6 +10,8 @@ struct StatusOptions: Equatable {
     var timeoutMilliseconds: Int32 = 5000
     var configPath: String?
     var bar = BarArguments()
+    /// i3blocks' `signal=N` of this block (I3blocksFollow).
+    var signal: Int32?
     var showHelp = false
 
     static let command = "usedspace status"
@@ -64,6 +66,12 @@ struct StatusOptions: Equatable {
                     options.timeoutMilliseconds = Int32(try scanner.duration(of: name, inline: inline, in: DaemonSettings.timeoutRange) / 1000)
                 case "--config":
                     options.configPath = try scanner.value(of: name, inline: inline)
+                case "--signal":
+                    let value = try scanner.value(of: name, inline: inline)
+                    guard let number = Int32(value), I3blocksFollow.signalRange.contains(number) else {
+                        throw .invalidValue(option: name, value: value, reason: "i3blocks' signal is a number from 1 to 30", command: command)
+                    }
+                    options.signal = number
                 case "--no-daemon":
                     try scanner.requireNoValue(name, inline: inline)
                     options.noDaemon = true
@@ -76,6 +84,9 @@ struct StatusOptions: Equatable {
         }
         if options.all && options.path != nil {
             throw .invalidValue(option: "--all", value: "--path", reason: "--all and --path exclude each other", command: command)
+        }
+        if options.signal != nil && options.format != .i3blocks {
+            throw .invalidValue(option: "--signal", value: "\(options.signal!)", reason: "it is for --format i3blocks", command: command)
         }
         return options
     }

@@ -42,6 +42,9 @@ final class WatchLoop {
     private let signals: SignalDescriptor
     /// Where `usedspace click` sends the clicks of bars that run a command on a click.
     private let control: BlockControl?
+    /// Following an i3blocks bar (I3blocksFollow): its exit, and the lock that makes this
+    /// the only follower.
+    private let follow: I3blocksFollow.Follower?
     /// The daemon's configuration problem last reported on stderr.
     private var reportedProblem: String?
 
@@ -55,6 +58,7 @@ final class WatchLoop {
         // i3blocks block shares i3blocks' stdin, the clicks of every block: reading it
         // would steal and cut them.
         stdinOpen = options.format == .i3bar
+        follow = options.barPID.flatMap { bar in options.signal.flatMap { I3blocksFollow.Follower(bar: bar, signal: $0) } }
         control = options.format.isBar
             ? BlockControl(endpoint: BlockEndpoint(pid: getpid(), name: options.name ?? ProcessEnvironment.value("BLOCK_NAME"),
                                                    output: ProcessEnvironment.value("WAYBAR_OUTPUT_NAME")))
@@ -65,6 +69,8 @@ final class WatchLoop {
 
     func run() -> Int32 {
         DetachedCommand.reapChildrenAutomatically()
+        // Another follower of this bar runs already (or the bar is gone): nothing to do.
+        if options.barPID != nil && follow == nil { return ExitStatus.success }
         guard output.start() else { return ExitStatus.success }
         let now = MonotonicClock.nanoseconds()
         if options.noDaemon {
@@ -83,6 +89,7 @@ final class WatchLoop {
         var descriptors: [pollfd] = [pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0)]
         if stdinOpen { descriptors.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
         if let control { descriptors.append(pollfd(fd: control.descriptor, events: Int16(POLLIN), revents: 0)) }
+        if let follow { descriptors.append(pollfd(fd: follow.exitDescriptor, events: Int16(POLLIN), revents: 0)) }
         if let subscription { descriptors.append(pollfd(fd: subscription.descriptor, events: Int16(POLLIN), revents: 0)) }
         for target in targets {
             if let sampler = target.sampler { descriptors.append(pollfd(fd: sampler.wake.descriptor, events: Int16(POLLIN), revents: 0)) }
@@ -100,6 +107,9 @@ final class WatchLoop {
                 }
             } else if entry.fd == STDIN_FILENO {
                 guard readClicks() else { return false }
+            } else if entry.fd == follow?.exitDescriptor {
+                // The bar is gone, and with it the block this followed.
+                return false
             } else if entry.fd == control?.descriptor {
                 for button in control?.takeButtons() ?? [] {
                     if button == 1 { guard toggleDetails(of: nil) else { return false } }
@@ -242,6 +252,11 @@ final class WatchLoop {
     }
 
     private func render(changed: Snapshot?) -> Bool {
+        if let bar = options.barPID, let signal = options.signal {
+            // i3blocks re-runs the block's command, which shows the news; false: the bar is gone.
+            guard changed != nil else { return true }
+            return BarProcess.signal(bar, realTimeOffset: signal)
+        }
         let items = targets.compactMap { target in
             target.snapshot.map { BarOutput.Item(snapshot: $0, severity: target.severity, expanded: target.expanded, watchedPath: target.path) }
         }

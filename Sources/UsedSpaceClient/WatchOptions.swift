@@ -15,6 +15,9 @@ struct WatchOptions {
     var bar = BarArguments()
     /// The block's name, for `usedspace click --name` (default: i3blocks' $BLOCK_NAME).
     var name: String?
+    /// Follow for i3blocks: signal this bar at every change instead of printing.
+    var barPID: Int32?
+    var signal: Int32?
 
     static let command = "usedspace watch"
 
@@ -74,6 +77,18 @@ struct WatchOptions {
                     options.timeoutMicroseconds = try scanner.duration(of: name, inline: inline, in: DaemonSettings.timeoutRange)
                 case "--config":
                     options.configPath = try scanner.value(of: name, inline: inline)
+                case "--bar-pid":
+                    let value = try scanner.value(of: name, inline: inline)
+                    guard let number = Int32(value), number > 1 else {
+                        throw .invalidValue(option: name, value: value, reason: "not a process id", command: command)
+                    }
+                    options.barPID = number
+                case "--signal":
+                    let value = try scanner.value(of: name, inline: inline)
+                    guard let number = Int32(value), I3blocksFollow.signalRange.contains(number) else {
+                        throw .invalidValue(option: name, value: value, reason: "i3blocks' signal is a number from 1 to 30", command: command)
+                    }
+                    options.signal = number
                 case "--name":
                     let value = try scanner.value(of: name, inline: inline)
                     guard !value.isEmpty, value.count <= 64 else {
@@ -92,6 +107,9 @@ struct WatchOptions {
         }
         if options.all && options.path != nil {
             throw .invalidValue(option: "--all", value: "--path", reason: "--all and --path exclude each other", command: command)
+        }
+        if (options.barPID == nil) != (options.signal == nil) {
+            throw .invalidValue(option: options.barPID == nil ? "--signal" : "--bar-pid", value: "", reason: "--bar-pid and --signal go together", command: command)
         }
         return options
     }

@@ -45,7 +45,7 @@ import Testing
         #expect(Self.block(Self.failed(notMounted: true), options).fullText == "unplugged")
         let below = Self.block(Self.snapshot(used: 100), options)
         #expect(below.hidden && below.fullText.isEmpty)
-        #expect(I3blocksRenderer.line(below) == #"{"full_text":"","short_text":"","urgent":false}"#)
+        #expect(I3blocksRenderer.line(below) == #"{"full_text":"","short_text":""}"#)
     }
 
     @Test func withoutTemplatesTheBlockIsAsBefore() throws {

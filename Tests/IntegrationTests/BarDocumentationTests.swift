@@ -4,7 +4,7 @@ import Testing
 /// What the documentation shows works verbatim: every configuration in the man pages, the
 /// README and docs/status-bars.md passes `config check`, and the command lines of
 /// usedspace(1)'s EXAMPLES run with the built binary.
-@Suite struct DocumentedExamplesTests {
+@Suite struct BarDocumentationTests {
     static let repository = DocumentationTests.repository
 
     /// The ```ini blocks of a Markdown file.
