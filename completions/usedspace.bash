@@ -11,13 +11,19 @@ _usedspace() {
     done
     case $command in
         "")
-            mapfile -t COMPREPLY < <(compgen -W "status watch config completion help -h --help -V --version" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "status watch click config completion help -h --help -V --version" -- "$cur")
             return ;;
         help)
-            mapfile -t COMPREPLY < <(compgen -W "status watch config completion" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "status watch click config completion" -- "$cur")
             return ;;
         completion)
             mapfile -t COMPREPLY < <(compgen -W "bash zsh fish -h --help" -- "$cur")
+            return ;;
+        click)
+            case $prev in
+                --pid|--name) return ;;
+            esac
+            mapfile -t COMPREPLY < <(compgen -W "left middle right --pid --name -h --help" -- "$cur")
             return ;;
         config)
             case $prev in
@@ -47,10 +53,11 @@ _usedspace() {
                 --template-not-mounted) :; return ;;
                 --template-below) :; return ;;
                 --template-details) :; return ;;
+                --signal) :; return ;;
                 --config) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
                 --timeout) :; return ;;
             esac
-            mapfile -t COMPREPLY < <(compgen -W "-p --path -a --all -d --details -f --format --warn --critical --hysteresis --hide-below --click-right --label --bar-width --bar-glyphs --unit --icons --template --template-warning --template-critical --template-stale --template-failed --template-not-mounted --template-below --template-details --config --no-daemon --timeout -h --help" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "-p --path -a --all -d --details -f --format --warn --critical --hysteresis --hide-below --click-right --label --bar-width --bar-glyphs --unit --icons --template --template-warning --template-critical --template-stale --template-failed --template-not-mounted --template-below --template-details --signal --config --no-daemon --timeout -h --help" -- "$cur")
             return ;;
         watch)
             case $prev in
@@ -74,11 +81,14 @@ _usedspace() {
                 --template-not-mounted) :; return ;;
                 --template-below) :; return ;;
                 --template-details) :; return ;;
+                --name) :; return ;;
+                --bar-pid) :; return ;;
+                --signal) :; return ;;
                 --interval) :; return ;;
                 --timeout) :; return ;;
                 --config) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
             esac
-            mapfile -t COMPREPLY < <(compgen -W "-p --path -a --all -f --format -d --details --warn --critical --hysteresis --hide-below --click-right --label --bar-width --bar-glyphs --unit --icons --template --template-warning --template-critical --template-stale --template-failed --template-not-mounted --template-below --template-details --interval --timeout --config --no-daemon -h --help" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "-p --path -a --all -f --format -d --details --warn --critical --hysteresis --hide-below --click-right --label --bar-width --bar-glyphs --unit --icons --template --template-warning --template-critical --template-stale --template-failed --template-not-mounted --template-below --template-details --name --bar-pid --signal --interval --timeout --config --no-daemon -h --help" -- "$cur")
             return ;;
     esac
 }

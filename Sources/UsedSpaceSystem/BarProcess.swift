@@ -6,11 +6,16 @@ import Glibc
 public enum BarProcess {
     static let shells: Set = ["sh", "dash", "bash", "zsh"]
 
-    /// The nearest ancestor of this process that is not a shell.
+    /// The nearest ancestor of this process that is not a shell (`sh -c`, or a wrapper
+    /// script: a process whose executable is a shell).
     public static func current() -> Int32? {
         ProcessTree.lineage(of: getpid()).dropFirst().first { pid in
-            guard pid > 1, let name = try? FileContents.readText("/proc/\(pid)/comm", limit: 64) else { return false }
-            return !shells.contains(String(name.prefix { $0 != "\n" }))
+            guard pid > 1 else { return true }
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
+            guard count > 0 else { return true }
+            let executable = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return !shells.contains(String(executable.split(separator: "/").last ?? ""))
         }.flatMap { $0 > 1 ? $0 : nil }
     }
 

@@ -40,7 +40,7 @@ import Testing
         let directory = try ScratchDirectory("status-bar-options")
         let status = try Self.usedspace(["status", "--help"], Self.environment(directory)).stdout
         let watch = try Self.usedspace(["watch", "--help"], Self.environment(directory)).stdout
-        let onlyWatch: Set = ["--interval"]
+        let onlyWatch: Set = ["--interval", "--name", "--bar-pid"]
         for option in DocumentationTests.options(inHelp: watch).subtracting(onlyWatch) {
             #expect(status.contains(option), "status --help lacks \(option)")
         }

@@ -45,3 +45,31 @@ import Testing
         #expect(throws: UsageError.self) { try WatchOptions.parse(["--warn", "lots"]) }
     }
 }
+
+/// getopt's habits: combined short options, a value in the same word or the next, `--`.
+@Suite struct ShortOptionClusterTests {
+    @Test func clustersAndValues() throws {
+        let combined = try StatusOptions.parse(["-df", "json", "-p/tmp"])
+        #expect(combined.details && combined.format == .json && combined.path == "/tmp")
+        let attached = try StatusOptions.parse(["-dfjson"])
+        #expect(attached.details && attached.format == .json)
+        let watch = try WatchOptions.parse(["-ad", "-fi3bar"])
+        #expect(watch.all && watch.expanded && watch.format == .i3bar)
+        #expect(throws: UsageError.unknownOption("-z", command: "usedspace status")) { try StatusOptions.parse(["-dz"]) }
+        #expect(throws: UsageError.missingValue(option: "-p", command: "usedspace status")) { try StatusOptions.parse(["-dp"]) }
+        #expect(throws: UsageError.unexpectedArgument("-d", command: "usedspace status")) { try StatusOptions.parse(["--", "-d"]) }
+    }
+
+    @Test func statusTakesTheBarOptionsAndChecksThem() throws {
+        let options = try StatusOptions.parse(["--format", "polybar", "--warn", "80%", "--template", "{free:iec}", "--unit", "si"])
+        #expect(options.bar.settings.map(\.key) == ["warn", "template", "unit"])
+        #expect(throws: UsageError.self) { try StatusOptions.parse(["--template", "{nope}"]) }
+        #expect(throws: UsageError.self) { try StatusOptions.parse(["--signal", "10"]) }
+        #expect(try StatusOptions.parse(["-f", "i3blocks", "--signal", "10"]).signal == 10)
+    }
+
+    @Test func theHelpListsEveryOptionOfTheTable() {
+        for option in CommandOptions.status { #expect(StatusOptions.help.contains(option.long)) }
+        for option in CommandOptions.watch { #expect(WatchOptions.help.contains(option.long)) }
+    }
+}
