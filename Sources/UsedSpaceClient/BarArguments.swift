@@ -13,7 +13,9 @@ struct BarArguments: Equatable {
 
     /// Takes `name` when it is a bar option; false when it is not one.
     mutating func take(_ name: String, inline: String?, scanner: inout ArgumentScanner) throws(UsageError) -> Bool {
-        guard name.hasPrefix("--"), CommandOptions.barKeys.contains(String(name.dropFirst(2))) else { return false }
+        // The bar options are the [bar] keys by the same names (a test checks the option
+        // table says so too); the key list is cheaper to ask at every start than the table.
+        guard name.hasPrefix("--"), BarOptions.configKeys.contains(String(name.dropFirst(2))) else { return false }
         let key = String(name.dropFirst(2))
         let value = try scanner.value(of: name, inline: inline)
         var probe = BarOptions()

@@ -27,7 +27,7 @@ enum ClickCommand {
         """
 
     static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
-        var scanner = ArgumentScanner(arguments, command: command, shortOptionsWithValues: CommandOptions.shortOptionsWithValues(CommandOptions.click))
+        var scanner = ArgumentScanner(arguments, command: command, takesValue: { CommandOptions.shortOptionsWithValues(CommandOptions.click).contains($0) })
         var button: Int?
         var pid: Int32?
         var name: String?

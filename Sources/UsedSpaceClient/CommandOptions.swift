@@ -64,6 +64,9 @@ enum CommandOptions {
         OptionSpec("--template-not-mounted", value: "TEXT", ["… when nothing is mounted there"]),
         OptionSpec("--template-below", value: "TEXT", ["… below --hide-below (default: hidden)"]),
         OptionSpec("--template-details", value: "TEXT", ["one line of the details; repeat for each line"]),
+        OptionSpec("--color-normal", value: "COLOR", ["the colour of the normal level, #rrggbb or none"]),
+        OptionSpec("--color-warning", value: "COLOR", ["… of the warning level (default #FFFF00)"]),
+        OptionSpec("--color-critical", value: "COLOR", ["… of the critical level (default #FF0000)"]),
     ]
 
     static let status: [OptionSpec] = [path, all, details, format] + bar + [

@@ -31,12 +31,12 @@ enum StatusCommand {
         if !options.noDaemon {
             // Always the path meant (the home directory by default), never "the daemon's
             // first": the same filesystem whether or not the daemon runs.
-            let requested = options.all ? nil : TargetPaths.canonical(paths[0])
-            snapshots = SnapshotProvider.fromDaemon(path: requested, all: options.all)
+            snapshots = SnapshotProvider.fromDaemon(path: { options.all ? nil : TargetPaths.canonical(paths[0]) }, all: options.all)
         }
         let shown = snapshots ?? paths.map { SnapshotProvider.direct(path: $0, timeoutMilliseconds: options.timeoutMilliseconds) }
+        // The home directory names [filesystem ~/…] sections: only a configuration has them.
         let profiles = BarProfiles(configuration: options.format.isBar ? configuration : Configuration(),
-                                   commandLine: options.bar.pairs, home: TargetPaths.lexicalHome)
+                                   commandLine: options.bar.pairs, home: needsConfiguration ? TargetPaths.lexicalHome : nil)
         let watched = options.all ? shown.map { snapshot in paths.first { TargetPaths.matches($0, snapshot) } } : [paths[0]]
         let status = show(shown, watchedPaths: watched, options: options, profiles: profiles)
         if button == 3, let snapshot = shown.first {
@@ -51,10 +51,12 @@ enum StatusCommand {
     }
 
     static func show(_ snapshots: [Snapshot], watchedPaths: [String?], options: StatusOptions, profiles: BarProfiles) -> Int32 {
-        let items = zip(snapshots, watchedPaths + Array(repeating: nil, count: max(0, snapshots.count - watchedPaths.count))).map { snapshot, watched in
+        var items: [BarOutput.Item] = []
+        for (index, snapshot) in snapshots.enumerated() {
+            let watched = index < watchedPaths.count ? watchedPaths[index] : nil
             let policy = profiles.options(watchedPath: watched, snapshot: snapshot).severity
-            return BarOutput.Item(snapshot: snapshot, severity: policy.severity(of: snapshot.stats, previous: .normal),
-                                  expanded: options.details, watchedPath: watched)
+            items.append(BarOutput.Item(snapshot: snapshot, severity: policy.severity(of: snapshot.stats, previous: .normal),
+                                        expanded: options.details, watchedPath: watched))
         }
         var output = ""
         switch options.format {

@@ -36,7 +36,7 @@ struct StatusOptions: Equatable {
 
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> StatusOptions {
         var options = StatusOptions()
-        var scanner = ArgumentScanner(arguments, command: command, shortOptionsWithValues: CommandOptions.shortOptionsWithValues(CommandOptions.status))
+        var scanner = ArgumentScanner(arguments, command: command, takesValue: { CommandOptions.shortOptionsWithValues(CommandOptions.status).contains($0) })
         while let token = scanner.next() {
             switch token {
             case .positional(let argument):

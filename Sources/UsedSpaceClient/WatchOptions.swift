@@ -46,7 +46,7 @@ struct WatchOptions {
 
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> WatchOptions {
         var options = WatchOptions()
-        var scanner = ArgumentScanner(arguments, command: command, shortOptionsWithValues: CommandOptions.shortOptionsWithValues(CommandOptions.watch))
+        var scanner = ArgumentScanner(arguments, command: command, takesValue: { CommandOptions.shortOptionsWithValues(CommandOptions.watch).contains($0) })
         while let token = scanner.next() {
             switch token {
             case .positional(let argument):

@@ -73,3 +73,10 @@ import Testing
         for option in CommandOptions.watch { #expect(WatchOptions.help.contains(option.long)) }
     }
 }
+
+@Suite struct OptionTableTests {
+    /// The bar options are the [bar] keys, by the same names, in the same order.
+    @Test func theBarOptionsAreTheBarKeys() {
+        #expect(CommandOptions.bar.map { String($0.long.dropFirst(2)) } == BarOptions.configKeys)
+    }
+}

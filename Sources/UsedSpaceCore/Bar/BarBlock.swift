@@ -16,9 +16,8 @@ public struct BarBlock: Equatable, Sendable {
     /// Identifies the block in click events (i3bar `instance`): the watched path.
     public var instance: String
 
-    static let defaultTemplate = try! Template.parse("{label}{bar} {percent}%")
-    static let defaultTemplateWithoutBar = try! Template.parse("{label}{percent}%")
-    static let defaultDetails = ["Used: {used}", "Free: {free}", "Total: {total}", "{time_to_full}"].map { try! Template.parse($0) }
+    // Without templates of the user's, the texts are written directly: the same as the
+    // templates "{label}{bar} {percent}%" and "Used: {used}"…, without parsing them.
 
     /// `expanded` is the widget's tap-to-expand: the details join the bar's text.
     public init(_ snapshot: Snapshot, options: BarOptions, severity: Severity, expanded: Bool) {
@@ -37,16 +36,24 @@ public struct BarBlock: Equatable, Sendable {
         let configurationMark = problem == nil ? "" : " \u{26A0} config"
         let configurationDetails = problem.map { ["Configuration refused: " + $0] } ?? []
         if let stats = snapshot.stats, let fraction = stats.usedFraction {
-            details = BarTemplates.lines(templates.details ?? Self.defaultDetails, context) + configurationDetails
-            let ownTemplate = templates.forLevel(severity) ?? (barCells > 0 ? Self.defaultTemplate : Self.defaultTemplateWithoutBar)
+            if let lines = templates.details {
+                details = BarTemplates.lines(lines, context) + configurationDetails
+            } else {
+                details = ["Used: " + options.unit.format(stats.usedBytes), "Free: " + options.unit.format(stats.freeBytes),
+                           "Total: " + options.unit.format(stats.totalBytes)]
+                    + (snapshot.timeToFull.map { [$0.description] } ?? []) + configurationDetails
+            }
+            let own = templates.forLevel(severity)?.text(context)
+                ?? label + (barCells > 0 ? ProgressBar.render(fraction, width: barCells, glyphs: options.glyphs) + " " : "")
+                + PercentText.oneDecimal(fraction, padded: false) + "%"
             // A warning, or numbers in doubt, are always noteworthy.
             let below = (options.hideBelow.map { Self.isBelow(fraction, $0) } ?? false) && severity == .normal && !stale && problem == nil
             if stale {
-                fullText = templates.stale.map { $0.text(context) } ?? ownTemplate.text(context) + " (stale)"
+                fullText = templates.stale.map { $0.text(context) } ?? own + " (stale)"
             } else if below {
                 fullText = templates.below.map { $0.text(context) } ?? ""
             } else {
-                fullText = ownTemplate.text(context)
+                fullText = own
             }
             if templates.setsText {
                 shortText = fullText + (problem == nil ? "" : " \u{26A0}")

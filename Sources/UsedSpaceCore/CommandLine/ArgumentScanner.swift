@@ -13,13 +13,14 @@ public struct ArgumentScanner {
     private var optionsEnded = false
     /// The rest of a cluster of short options (`-ad`: "d" after "-a" was returned).
     private var cluster: Substring = ""
-    private let shortOptionsWithValues: Set<Character>
+    /// Asked only for a cluster (`-df`), so that a plain command line costs no table.
+    private let takesValue: (Character) -> Bool
     public let command: String
 
-    public init(_ arguments: ArraySlice<String>, command: String, shortOptionsWithValues: Set<Character> = []) {
+    public init(_ arguments: ArraySlice<String>, command: String, takesValue: @escaping (Character) -> Bool = { _ in false }) {
         self.arguments = arguments
         self.command = command
-        self.shortOptionsWithValues = shortOptionsWithValues
+        self.takesValue = takesValue
     }
 
     public mutating func next() -> Token? {
@@ -46,7 +47,7 @@ public struct ArgumentScanner {
 
     /// `-x`; one that takes a value takes the rest of the cluster as it, if any.
     private mutating func shortOption(_ name: Character) -> Token {
-        guard shortOptionsWithValues.contains(name), !cluster.isEmpty else { return .option("-" + String(name), inlineValue: nil) }
+        guard !cluster.isEmpty, takesValue(name) else { return .option("-" + String(name), inlineValue: nil) }
         let value = String(cluster)
         cluster = ""
         return .option("-" + String(name), inlineValue: value)

@@ -1,10 +1,9 @@
 /// The plain-text views: the bar with its percentage, and the details beneath it, with the
 /// templates of `options` where the user set them.
 public enum TextRenderer {
-    static let defaultTemplate = try! Template.parse("{bar} {percent:>5}%")
-    static let defaultTemplateWithoutBar = try! Template.parse("{percent:>5}%")
-    static let defaultDetails = ["Used:\t{used}", "Free:\t{free}", "Total:\t{total}", "Inodes:\t{inodes}", "Trend:\t{time_to_full}"]
-        .map { try! Template.parse($0) }
+    // Without templates of the user's, the lines are written directly: the same text as
+    // the templates "{bar} {percent:>5}%" and "Used:\t{used}"…, without parsing them at
+    // every start of `status`.
 
     /// `[███████░░░░░░░░░░░░░]  35.2%`, with a stale mark when the numbers are not current,
     /// or `failed: REASON` when there are no numbers. Empty when a template hides it.
@@ -17,16 +16,17 @@ public enum TextRenderer {
             if let template = templates.forFailure(notMounted: snapshot.notMounted) { return template.text(context) }
             return "failed: \(reason ?? "no numbers")"
         }
-        let own = templates.forLevel(severity) ?? (cells > 0 ? defaultTemplate : defaultTemplateWithoutBar)
+        let own = templates.forLevel(severity)?.text(context)
+            ?? (cells > 0 ? ProgressBar.render(fraction, width: cells, glyphs: options.glyphs) + " " : "") + PercentText.oneDecimal(fraction) + "%"
         if snapshot.state == .stale {
             if let stale = templates.stale { return stale.text(context) }
-            return own.text(context) + (reason.map { "  (stale: \($0))" } ?? "  (stale)")
+            return own + (reason.map { "  (stale: \($0))" } ?? "  (stale)")
         }
         if let limit = options.hideBelow, severity == .normal,
            UInt128(fraction.numerator) * UInt128(limit.denominator) < UInt128(limit.numerator) * UInt128(fraction.denominator) {
             return templates.below?.text(context) ?? ""
         }
-        return own.text(context)
+        return own
     }
 
     /// `Used:\t…`, `Free:\t…`, `Total:\t…` in file-style byte counts (or the `unit`), then
@@ -34,9 +34,17 @@ public enum TextRenderer {
     /// blocks Used + Free < Total. With a significant trend, `Trend:\tfull in 3–5 days`
     /// follows. `template-details` replaces them all.
     public static func detailLines(_ snapshot: Snapshot, options: BarOptions = BarOptions()) -> [String] {
-        guard snapshot.stats != nil else { return [] }
-        let context = options.templateContext(snapshot, barCells: options.barWidth ?? ProgressBar.defaultWidth)
-        return BarTemplates.lines(options.templates.details ?? defaultDetails, context)
+        guard let stats = snapshot.stats else { return [] }
+        if let details = options.templates.details {
+            return BarTemplates.lines(details, options.templateContext(snapshot, barCells: options.barWidth ?? ProgressBar.defaultWidth))
+        }
+        let unit = options.unit
+        return [
+            "Used:\t" + unit.format(stats.usedBytes),
+            "Free:\t" + unit.format(stats.freeBytes),
+            "Total:\t" + unit.format(stats.totalBytes),
+            "Inodes:\t" + inodes(stats),
+        ] + (snapshot.timeToFull.map { ["Trend:\t" + $0.description] } ?? [])
     }
 
     /// "405,580 used, 16,371,636 free", or "n/a" where the filesystem has no inode table

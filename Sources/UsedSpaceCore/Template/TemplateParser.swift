@@ -2,44 +2,51 @@
 /// literal braces. Every mistake names the character it is at: an unknown field (never
 /// shown raw), a modifier that does not apply, a brace left open.
 extension Template {
+    /// Works on the UTF-8 bytes (braces and colons are ASCII, so no character is split):
+    /// a `status` with a template starts as fast as one without. Offsets in errors are
+    /// counted in characters.
     public static func parse(_ text: String) throws(TemplateError) -> Template {
-        let characters = Array(text)
-        guard characters.count <= maximumLength else {
+        let bytes = Array(text.utf8)
+        func characterOffset(_ byte: Int) -> Int { String(decoding: bytes[..<byte], as: UTF8.self).count }
+        guard bytes.count <= maximumLength || text.count <= maximumLength else {
             throw TemplateError(offset: maximumLength, message: "a template is at most \(maximumLength) characters")
         }
+        if let control = text.unicodeScalars.firstIndex(where: { $0 != "\t" && ControlCharacters.isControl($0) }) {
+            let offset = text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: control)
+            throw TemplateError(offset: String(text.unicodeScalars.prefix(offset)).count,
+                                message: "control characters are not allowed in a template")
+        }
+        let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
         var parts: [Part] = []
-        var literal = ""
+        var literal: [UInt8] = []
         var index = 0
         func flush() {
-            if !literal.isEmpty { parts.append(.literal(literal)) }
-            literal = ""
+            if !literal.isEmpty { parts.append(.literal(String(decoding: literal, as: UTF8.self))) }
+            literal = []
         }
-        while index < characters.count {
-            let character = characters[index]
-            if let scalar = character.unicodeScalars.first, character != "\t", ControlCharacters.isControl(scalar) {
-                throw TemplateError(offset: index, message: "control characters are not allowed in a template")
-            }
-            switch character {
-            case "{" where index + 1 < characters.count && characters[index + 1] == "{":
-                literal.append("{")
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == open && index + 1 < bytes.count && bytes[index + 1] == open {
+                literal.append(open)
                 index += 2
-            case "}" where index + 1 < characters.count && characters[index + 1] == "}":
-                literal.append("}")
+            } else if byte == close && index + 1 < bytes.count && bytes[index + 1] == close {
+                literal.append(close)
                 index += 2
-            case "}":
-                throw TemplateError(offset: index, message: "'}' closes no placeholder; write '}}' for a brace")
-            case "{":
-                guard let close = characters[index...].firstIndex(of: "}") else {
-                    throw TemplateError(offset: index, message: "'{' opens a placeholder that is not closed; write '{{' for a brace")
+            } else if byte == close {
+                throw TemplateError(offset: characterOffset(index), message: "'}' closes no placeholder; write '}}' for a brace")
+            } else if byte == open {
+                guard let end = bytes[index...].firstIndex(of: close) else {
+                    throw TemplateError(offset: characterOffset(index), message: "'{' opens a placeholder that is not closed; write '{{' for a brace")
                 }
-                if let nested = characters[(index + 1)..<close].firstIndex(of: "{") {
-                    throw TemplateError(offset: nested, message: "'{' inside a placeholder; close the one at column \(index + 1) first")
+                if let nested = bytes[(index + 1)..<end].firstIndex(of: open) {
+                    throw TemplateError(offset: characterOffset(nested),
+                                        message: "'{' inside a placeholder; close the one at column \(characterOffset(index) + 1) first")
                 }
                 flush()
-                parts.append(.placeholder(try placeholder(characters, from: index + 1, to: close)))
-                index = close + 1
-            default:
-                literal.append(character)
+                parts.append(.placeholder(try placeholder(bytes, from: index + 1, to: end, characterOffset: characterOffset)))
+                index = end + 1
+            } else {
+                literal.append(byte)
                 index += 1
             }
         }
@@ -47,36 +54,40 @@ extension Template {
         return Template(parts: parts, source: text)
     }
 
-    /// The inside of `{…}`: characters[start..<end].
-    private static func placeholder(_ characters: [Character], from start: Int, to end: Int) throws(TemplateError) -> Placeholder {
+    /// The inside of `{…}`: bytes[start..<end].
+    private static func placeholder(_ bytes: [UInt8], from start: Int, to end: Int,
+                                    characterOffset: (Int) -> Int) throws(TemplateError) -> Placeholder {
         var pieces: [(text: String, offset: Int)] = []
         var pieceStart = start
-        for index in start...end where index == end || characters[index] == ":" {
-            pieces.append((String(characters[pieceStart..<index]), pieceStart))
+        for index in start...end where index == end || bytes[index] == UInt8(ascii: ":") {
+            pieces.append((String(decoding: bytes[pieceStart..<index], as: UTF8.self), pieceStart))
             pieceStart = index + 1
         }
         let name = pieces[0]
         guard !name.text.isEmpty else {
-            throw TemplateError(offset: name.offset, message: "empty placeholder; the placeholders are \(TemplateField.names)")
+            throw TemplateError(offset: characterOffset(name.offset), message: "empty placeholder; the placeholders are \(TemplateField.names)")
         }
         guard let field = TemplateField(rawValue: name.text) else {
             let hint = closest(to: name.text).map { " (did you mean {\($0)}?)" } ?? ""
-            throw TemplateError(offset: name.offset, message: "unknown placeholder {\(ControlCharacters.replaced(in: name.text))}\(hint); the placeholders are \(TemplateField.names)")
+            let shown = name.text.count > 64 ? String(name.text.prefix(64)) + "…" : name.text
+            throw TemplateError(offset: characterOffset(name.offset),
+                                message: "unknown placeholder {\(ControlCharacters.replaced(in: shown))}\(hint); the placeholders are \(TemplateField.names)")
         }
         var result = Placeholder(field: field)
         for (text, offset) in pieces.dropFirst() {
-            try apply(text, at: offset, to: &result)
+            try apply(text, at: characterOffset(offset), to: &result)
         }
         if result.precision != nil, field.isSize, result.unit != .si && result.unit != .iec {
             let unit = result.unit.map { ", not \($0.rawValue)" } ?? ""
-            throw TemplateError(offset: name.offset, message: "a precision applies to sizes in si or iec\(unit): write the unit too, e.g. {\(field.rawValue):iec:.1}")
+            throw TemplateError(offset: characterOffset(name.offset),
+                                message: "a precision applies to sizes in si or iec\(unit): write the unit too, e.g. {\(field.rawValue):iec:.1}")
         }
         return result
     }
 
     private static func apply(_ modifier: String, at offset: Int, to placeholder: inout Placeholder) throws(TemplateError) {
         let field = placeholder.field
-        let shown = ControlCharacters.replaced(in: modifier)
+        var shown: String { ControlCharacters.replaced(in: modifier) }
         func number(_ digits: Substring, in range: ClosedRange<Int>, what: String) throws(TemplateError) -> Int {
             guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits), range.contains(value) else {
                 throw TemplateError(offset: offset, message: "'\(shown)': \(what) is a number from \(range.lowerBound) to \(range.upperBound)")
