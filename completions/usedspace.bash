@@ -53,11 +53,14 @@ _usedspace() {
                 --template-not-mounted) :; return ;;
                 --template-below) :; return ;;
                 --template-details) :; return ;;
+                --color-normal) :; return ;;
+                --color-warning) :; return ;;
+                --color-critical) :; return ;;
                 --signal) :; return ;;
                 --config) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
                 --timeout) :; return ;;
             esac
-            mapfile -t COMPREPLY < <(compgen -W "-p --path -a --all -d --details -f --format --warn --critical --hysteresis --hide-below --click-right --label --bar-width --bar-glyphs --unit --icons --template --template-warning --template-critical --template-stale --template-failed --template-not-mounted --template-below --template-details --signal --config --no-daemon --timeout -h --help" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "-p --path -a --all -d --details -f --format --warn --critical --hysteresis --hide-below --click-right --label --bar-width --bar-glyphs --unit --icons --template --template-warning --template-critical --template-stale --template-failed --template-not-mounted --template-below --template-details --color-normal --color-warning --color-critical --signal --config --no-daemon --timeout -h --help" -- "$cur")
             return ;;
         watch)
             case $prev in
@@ -81,6 +84,9 @@ _usedspace() {
                 --template-not-mounted) :; return ;;
                 --template-below) :; return ;;
                 --template-details) :; return ;;
+                --color-normal) :; return ;;
+                --color-warning) :; return ;;
+                --color-critical) :; return ;;
                 --name) :; return ;;
                 --bar-pid) :; return ;;
                 --signal) :; return ;;
@@ -88,7 +94,7 @@ _usedspace() {
                 --timeout) :; return ;;
                 --config) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
             esac
-            mapfile -t COMPREPLY < <(compgen -W "-p --path -a --all -f --format -d --details --warn --critical --hysteresis --hide-below --click-right --label --bar-width --bar-glyphs --unit --icons --template --template-warning --template-critical --template-stale --template-failed --template-not-mounted --template-below --template-details --name --bar-pid --signal --interval --timeout --config --no-daemon -h --help" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "-p --path -a --all -f --format -d --details --warn --critical --hysteresis --hide-below --click-right --label --bar-width --bar-glyphs --unit --icons --template --template-warning --template-critical --template-stale --template-failed --template-not-mounted --template-below --template-details --color-normal --color-warning --color-critical --name --bar-pid --signal --interval --timeout --config --no-daemon -h --help" -- "$cur")
             return ;;
     esac
 }

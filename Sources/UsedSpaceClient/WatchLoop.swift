@@ -3,8 +3,9 @@ import UsedSpaceCore
 import UsedSpaceSystem
 
 /// `usedspace watch`: one poll loop over the daemon subscription (or the sampling threads
-/// when no daemon answers), the bar's click events on stdin, and SIGUSR1/SIGUSR2. It never
-/// blocks on anything but poll, and it touches no filesystem itself, so the bar always gets
+/// when no daemon answers), i3bar's click events on stdin, `usedspace click` on the control
+/// socket, and SIGUSR1/SIGUSR2. It never blocks on anything but poll, and it touches no
+/// filesystem itself but the runtime directory (its control socket), so the bar always gets
 /// an answer.
 final class WatchLoop {
     /// One watched filesystem and how it is shown.

@@ -28,9 +28,12 @@ struct WatchOptions {
         every time it changes by at least the daemon's threshold: pushed by usedspaced, or,
         when no daemon answers, sampled here every --interval. For status bars:
           i3bar      status_command usedspace watch --format i3bar
-          i3blocks   command=usedspace watch --format i3blocks, interval=persist, format=json
-          polybar    exec = usedspace watch --format polybar, tail = true
-          waybar     "exec": "usedspace watch --format waybar", "return-type": "json"
+          i3blocks   command=usedspace status --format i3blocks --signal 10,
+                     interval=once, signal=10, format=json (see status --help)
+          polybar    exec = usedspace watch --format polybar, tail = true,
+                     click-left = usedspace click left --pid %pid%
+          waybar     "exec": "usedspace watch --format waybar --name disk",
+                     "return-type": "json", "on-click": "usedspace click left --name disk"
         A left click shows or hides Used, Free and Total, a right click runs the
         --click-right command: i3bar sends clicks to the block; polybar and waybar run
         usedspace click, which reaches this watch and no other (usedspace click --help);

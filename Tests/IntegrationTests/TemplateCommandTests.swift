@@ -40,7 +40,8 @@ import Testing
         let directory = try ScratchDirectory("status-bar-options")
         let status = try Self.usedspace(["status", "--help"], Self.environment(directory)).stdout
         let watch = try Self.usedspace(["watch", "--help"], Self.environment(directory)).stdout
-        let onlyWatch: Set = ["--interval", "--name", "--bar-pid"]
+        // Not bar options: sampling, the follower, and usedspace click's --pid named in the examples.
+        let onlyWatch: Set = ["--interval", "--name", "--bar-pid", "--pid"]
         for option in DocumentationTests.options(inHelp: watch).subtracting(onlyWatch) {
             #expect(status.contains(option), "status --help lacks \(option)")
         }
@@ -71,6 +72,40 @@ import Testing
         #expect(ended.status == 2 && ended.stderr.contains("unexpected argument '-d'"), "\(ended.stderr)")
         let unknown = try Self.usedspace(["status", "-dz"], environment)
         #expect(unknown.status == 2 && unknown.stderr.contains("unknown option '-z'"), "\(unknown.stderr)")
+    }
+
+    @Test(arguments: [
+        (["click"], "option 'BUTTON' of 'usedspace click' needs a value"),
+        (["click", "double"], "invalid value 'double' for 'BUTTON': the buttons are left, middle, right and 1 to 5"),
+        (["click", "left", "--pid", "abc"], "invalid value 'abc' for '--pid': not a process id"),
+        (["click", "left", "--pid", "1"], "invalid value '1' for '--pid'"),
+        (["click", "left", "extra"], "unexpected argument 'extra'"),
+        (["watch", "--bar-pid", "42"], "--bar-pid and --signal go together"),
+        (["status", "--signal", "31", "-f", "i3blocks"], "i3blocks' signal is a number from 1 to 30"),
+        (["watch", "--name", ""], "a name is 1 to 64 characters"),
+    ])
+    func badClickCommandLinesExitTwo(_ arguments: [String], _ message: String) throws {
+        let directory = try ScratchDirectory("click-usage")
+        let result = try Self.usedspace(arguments, Self.environment(directory))
+        #expect(result.status == 2 && result.stderrLines.count == 1 && result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    /// A click reaches the watch under the given process, and only it; none is an error.
+    @Test func aClickByPidReachesThatWatchOnly() throws {
+        let directory = try ScratchDirectory("click-pid")
+        var environment = Self.environment(directory)
+        environment["XDG_RUNTIME_DIR"] = directory.path
+        let one = try WatchProcess(["--format", "polybar", "--interval", "200ms"], environment: environment)
+        let two = try WatchProcess(["--format", "polybar", "--interval", "200ms"], environment: environment)
+        try one.waitForLine()
+        try two.waitForLine()
+        let click = try Self.usedspace(["click", "left", "--pid", "\(one.process.processIdentifier)"], environment)
+        #expect(click.status == 0, "\(click.stderr)")
+        #expect(try one.waitForLine(after: 1).contains("Used: "))
+        usleep(500_000)
+        #expect(two.lines.count == 1, "the other watch got no click: \(two.lines)")
+        let none = try Self.usedspace(["click", "left", "--pid", "\(getpid())0"], environment)
+        #expect(none.status == 1 && none.stderr.contains("no usedspace watch"), "\(none.stderr)")
     }
 
     /// Two watched paths on one filesystem, one with settings of its own: told apart in

@@ -80,3 +80,19 @@ import Testing
         #expect(CommandOptions.bar.map { String($0.long.dropFirst(2)) } == BarOptions.configKeys)
     }
 }
+
+/// What a watch's control socket takes: "click N\n" and nothing else.
+@Suite struct ClickMessageTests {
+    @Test func onlyAClickWithAButtonIsTaken() {
+        #expect(ClickMessage.button(in: String(decoding: ClickMessage.encode(button: 3), as: UTF8.self)) == 3)
+        for junk in ["", "click", "click \n", "click 0\n", "click 10\n", "click -1\n", "clack 1\n", "click 1x\n",
+                     String(repeating: "click 1", count: 40), "\u{0}click 1\n", "click 99999999999999999999\n"] {
+            #expect(ClickMessage.button(in: junk) == nil, "\(junk.debugDescription)")
+        }
+    }
+
+    @Test func buttonsByNameOrNumber() {
+        #expect(["left", "middle", "right", "1", "5"].map(ClickCommand.button) == [1, 2, 3, 1, 5])
+        #expect(["Left", "0", "6", "", "right-click"].allSatisfy { ClickCommand.button($0) == nil })
+    }
+}

@@ -42,7 +42,7 @@ import Testing
         let snapshot = Self.snapshot()
         let mine = profiles.options(watchedPath: "/home/u", snapshot: snapshot)
         let bar = SnapshotView.lines(snapshot, format: .rendered(.i3blocks), details: false, options: mine)
-        #expect(bar == [#"{"full_text":"me 56%","short_text":"me 56%","color":"#FFFF00"}"#])
+        #expect(bar == [##"{"full_text":"me 56%","short_text":"me 56%","color":"#FFFF00"}"##])
         let other = profiles.options(watchedPath: "/data", snapshot: Self.snapshot("/data"))
         #expect(SnapshotView.lines(Self.snapshot("/data"), format: .rendered(.polybar), details: false, options: other) == ["%{F#FFFF00}38G free%{F-}"])
     }
