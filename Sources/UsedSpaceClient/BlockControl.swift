@@ -40,7 +40,7 @@ final class BlockControl {
     /// A watch killed by its bar (SIGTERM, SIGKILL) leaves its socket behind: those of
     /// processes that are gone are removed, here and by `usedspace click`.
     static func removeStale(in directory: String) {
-        for file in (try? DirectoryListing.names(in: directory)) ?? [] {
+        for file in DirectoryListing.names(in: directory) {
             if let endpoint = BlockEndpoint(fileName: file), !ProcessTree.exists(endpoint.pid) { _ = unlinkFile(directory + "/" + file) }
         }
     }

@@ -77,7 +77,7 @@ enum ClickCommand {
             return ExitStatus.failure
         }
         BlockControl.removeStale(in: directory)
-        let endpoints = ((try? DirectoryListing.names(in: directory)) ?? []).compactMap(BlockEndpoint.init(fileName:))
+        let endpoints = DirectoryListing.names(in: directory).compactMap(BlockEndpoint.init(fileName:))
         let chosen = BlockEndpoint.selected(endpoints, pid: pid, name: name, output: ProcessEnvironment.value("WAYBAR_OUTPUT_NAME"),
                                             clicker: ProcessTree.lineage(of: getpid()), lineage: ProcessTree.lineage)
         var delivered = 0

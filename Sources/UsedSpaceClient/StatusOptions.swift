@@ -83,7 +83,7 @@ struct StatusOptions: Equatable {
             }
         }
         if options.all && options.path != nil {
-            throw .invalidValue(option: "--all", value: "--path", reason: "--all and --path exclude each other", command: command)
+            throw .conflicting("--all", "--path", command: command)
         }
         if options.signal != nil && options.format != .i3blocks {
             throw .invalidValue(option: "--signal", value: "\(options.signal!)", reason: "it is for --format i3blocks", command: command)

@@ -109,7 +109,7 @@ struct WatchOptions {
             }
         }
         if options.all && options.path != nil {
-            throw .invalidValue(option: "--all", value: "--path", reason: "--all and --path exclude each other", command: command)
+            throw .conflicting("--all", "--path", command: command)
         }
         if (options.barPID == nil) != (options.signal == nil) {
             throw .invalidValue(option: options.barPID == nil ? "--signal" : "--bar-pid", value: "", reason: "--bar-pid and --signal go together", command: command)

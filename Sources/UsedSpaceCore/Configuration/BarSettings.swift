@@ -65,9 +65,8 @@ extension BarOptions {
         }
         switch key {
         case "warn", "critical":
-            guard let limit = AlertLimit(value) else {
-                throw SettingError("\(key): '\(shown)' is neither a used percentage (80%) nor a free size (5GB)")
-            }
+            let limit: AlertLimit
+            do { limit = try AlertLimit.parse(value) } catch { throw SettingError("\(key): \(error)") }
             if key == "warn" { lists.warning.append(limit) } else { lists.critical.append(limit) }
         case "hysteresis":
             guard let fraction = try? ThresholdParser.parse(value.hasSuffix("%") ? value : value + "%") else {
