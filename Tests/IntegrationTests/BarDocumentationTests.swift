@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// What the documentation shows works verbatim: every configuration in the man pages, the
-/// README and docs/status-bars.md passes `config check`, and the command lines of
-/// usedspace(1)'s EXAMPLES run with the built binary.
+/// The documentation of templates, per-filesystem sections and bars works verbatim: every
+/// configuration in usedspace.conf(5), the README and docs/status-bars.md is valid as
+/// written for `config check`, and the template examples of usedspace(1) run and print
+/// what they say. (DocumentedExamplesTests runs every example against a daemon.)
 @Suite struct BarDocumentationTests {
     static let repository = DocumentationTests.repository
 
@@ -48,7 +49,9 @@ import Testing
         let file = directory.subpath("config")
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         let result = try CommandRunner.run(CommandRunner.usedspace, ["config", "check", "--config", file])
-        #expect(result.status == 0, "\(origin): \(result.stderr)\n\(text)", sourceLocation: sourceLocation)
+        // Valid as written. What config check also finds that would fail on this machine
+        // (a /data that is not there, the textfile directory's drop-in) is DocumentedExamplesTests'.
+        #expect(result.stdout.hasPrefix(file + ": valid"), "\(origin): \(result.stderr)\n\(text)", sourceLocation: sourceLocation)
     }
 
     @Test func theConfigurationsOfTheMarkdownDocsAreValid() throws {
