@@ -158,41 +158,14 @@ import Testing
             }
             // It runs until stopped: the shell and its whole pipeline, in a process group of
             // their own, are stopped after 2 s; what it printed by then is its output.
-            // (posix_spawn, not Foundation's Process, which waits for every descendant to
-            // close an inherited descriptor before it reaps anything: see SpawnedProcess.)
+            // (SpawnedProcess, not Foundation's Process, which waits for every descendant to
+            // close an inherited descriptor before it reaps anything.)
             let output = runtime.subpath("example-output")
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            // Its own process group, and a clean signal mask: the test's threads block most
-            // signals, and a child would inherit that (socat would not die of SIGTERM).
-            var none = sigset_t(), all = sigset_t()
-            sigemptyset(&none)
-            sigfillset(&all)
-            posix_spawnattr_setsigmask(&attributes, &none)
-            posix_spawnattr_setsigdefault(&attributes, &all)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-            posix_spawnattr_setpgroup(&attributes, 0)
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-            let words: [String] = ["/bin/sh", "-c", command]
-            let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-            let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer {
-                argv.forEach { free($0) }
-                envp.forEach { free($0) }
-            }
-            var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
-            guard spawned == 0 else { throw HarnessFailure("posix_spawn: \(String(cString: strerror(spawned)))") }
+            try? FileManager.default.removeItem(atPath: output)
+            let shell = try SpawnedProcess("/bin/sh", ["-c", command], environment: environment, logFile: output, processGroup: true)
             usleep(2_000_000)
-            kill(-pid, SIGTERM)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            shell.signalGroup(SIGTERM)
+            _ = waitUntil(seconds: 5) { !shell.isRunning }
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             return CommandResult(status: 0, stdout: text.split(separator: "\n").prefix(3).joined(separator: "\n"), stderr: "")
         }
