@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Start-up of `usedspace status` in direct mode (no daemon answers), against `df -h ~`.
 #
-# What it measures: wall time of the one-shot client, `usedspace status`, `status --details`
-# and `status --format json`, as ratios against `df -h $HOME` measured in the same hyperfine
-# run. It builds the release client as shipped (default linking, -static-executable) into
+# What it measures: wall time of the one-shot client, `usedspace status`, `status --details`,
+# `status --format json` and `status` with a template (`--template '{free:iec} free of
+# {total:iec}'`: parsed, and sizes as df -h writes them), as ratios against `df -h $HOME`
+# measured in the same hyperfine run. With BENCH_BASELINE_BIN=path/to/an/older/usedspace,
+# that client's `status` runs in the same rounds too, for "no regression" claims. It builds the release client as shipped (default linking, -static-executable) into
 # .build-bench-static, then runs BENCH_ROUNDS rounds; each round is one `hyperfine -N` run of
 # all four commands (20 warm-up + 200 timed runs each), in alternating order, and gives one
 # ratio mean(usedspace)/mean(df) per command. It prints every round's ratios, then the median,
@@ -17,6 +19,7 @@
 #        BENCH_QUICK=1 bench/startup.sh        (smoke run: 3 short rounds)
 #        BENCH_ROUNDS=30 bench/startup.sh      (more rounds on a noisy machine)
 #        USEDSPACE_BIN=path/to/usedspace bench/startup.sh   (measure that binary, no build)
+#        BENCH_BASELINE_BIN=path/to/old/usedspace bench/startup.sh   (and that one's status beside it)
 #        BENCH_CLIENT_SOURCE=dir bench/startup.sh  (build the client from that copy of the
 #                                                   package, e.g. a `git archive` of a commit)
 # Needs: swift (6.1 or later), python3, hyperfine (apt-get install hyperfine).
@@ -56,11 +59,20 @@ fi
 
 q_client=$(printf '%q' "$client")
 q_home=$(printf '%q' "$HOME")
+q_template=$(printf '%q' '{free:iec} free of {total:iec}')
 echo "# client: $client ($(stat -c %s "$client") bytes); HOME=$HOME; $(nproc) cores"
+baseline=()
+if [[ -n ${BENCH_BASELINE_BIN:-} ]]; then
+    [[ -x $BENCH_BASELINE_BIN ]] || { echo "error: no client at BENCH_BASELINE_BIN=$BENCH_BASELINE_BIN" >&2; exit 1; }
+    echo "# baseline: $BENCH_BASELINE_BIN ($(stat -c %s "$BENCH_BASELINE_BIN") bytes)"
+    baseline=("baseline status" "$(printf '%q' "$BENCH_BASELINE_BIN") status")
+fi
 bench_rounds "$out" \
     "df -h ~" "df -h $q_home" \
     "usedspace status" "$q_client status" \
     "usedspace status --details" "$q_client status --details" \
-    "usedspace status --format json" "$q_client status --format json"
+    "usedspace status --format json" "$q_client status --format json" \
+    "usedspace status --template" "$q_client status --template $q_template" \
+    "${baseline[@]}"
 echo
 echo "# results: $out"

@@ -119,3 +119,22 @@ int clinux_fork_file_reader(const char *path, int output, long limit) {
         if (total > limit) _exit(0);
     }
 }
+
+#include <sys/syscall.h>
+#include <sys/file.h>
+
+int clinux_pidfd_open(int pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+int clinux_try_lock(const char *path) {
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) return -1;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}

@@ -23,7 +23,7 @@ enum ClientConfiguration {
         do {
             return (try Configuration.parse(text), nil)
         } catch {
-            return (Configuration(), "\(path):\(error.line > 0 ? "\(error.line):" : "") \(error.message); using the default settings (check it: usedspace config check)")
+            return (Configuration(), "\(path):\(error.position) \(error.message); using the default settings (check it: usedspace config check)")
         }
     }
 }

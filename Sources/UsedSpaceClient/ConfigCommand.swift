@@ -71,7 +71,7 @@ enum ConfigCommand {
         }
         let problems = Configuration.check(text)
         guard problems.isEmpty, let configuration = try? Configuration.parse(text), let file = try? ConfigFile.parse(text) else {
-            report(problems, in: path)
+            report(problems, in: path, text: text)
             return ExitStatus.failure
         }
         let sections = Set(file.entries.map(\.section))
@@ -83,13 +83,31 @@ enum ConfigCommand {
             return ExitStatus.success
         }
         StandardStreams.write("\(path): valid, but \(runtime.count == 1 ? "one thing" : "\(runtime.count) things") will fail when it runs:\n" + summary)
-        report(runtime, in: path)
+        report(runtime, in: path, text: text)
         return ExitStatus.failure
     }
 
-    private static func report(_ problems: [ConfigError], in path: String) {
+    /// FILE:LINE: message, or FILE:LINE:COLUMN: message and the line with a caret under the
+    /// column where it is known (a template).
+    private static func report(_ problems: [ConfigError], in path: String, text: String) {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         for problem in problems {
-            StandardStreams.error("\(path):\(problem.line > 0 ? "\(problem.line):" : "") \(problem.message)")
+            StandardStreams.error("\(path):\(problem.position) \(problem.message)")
+            if let column = problem.column, problem.line > 0, problem.line <= lines.count {
+                StandardStreams.error(caret(under: column, of: lines[problem.line - 1]))
+            }
         }
     }
+
+    /// "    LINE\n    ^" with the caret under `column` (from 1); tabs are kept so that
+    /// the caret lines up in a terminal, other control characters shown as "?".
+    static func caret(under column: Int, of line: Substring) -> String {
+        let shown = String((line.hasSuffix("\r") ? line.dropLast() : line).map { character -> Character in
+            guard character != "\t", let scalar = character.unicodeScalars.first, ControlCharacters.isControl(scalar) else { return character }
+            return "?"
+        })
+        let before = String(shown.prefix(max(column - 1, 0)).map { $0 == "\t" ? "\t" : " " })
+        return "    " + shown + "\n    " + before + "^"
+    }
 }
+

@@ -19,6 +19,12 @@ enum ConfigurationSummary {
                 + "\(daemon.maximumClients) clients, idle ones closed after \(DurationParser.describe(microseconds: daemon.idleTimeoutMicroseconds))",
         ]
         lines.append("[bar]\(origin("bar")) " + barLine(configuration.bar))
+        for section in configuration.filesystems {
+            var own = section.barEntries.map { "\($0.key) = \(ControlCharacters.replaced(in: $0.value))" }
+            if section.bar.hidden { own.append("hidden") }
+            if section.notify != configuration.notify { own.append("its own notification limits") }
+            lines.append("[filesystem \(ControlCharacters.replaced(in: section.selector))] over [bar]: " + (own.isEmpty ? "nothing of its own" : own.joined(separator: ", ")))
+        }
         lines.append("[notify]\(origin("notify")) " + notifyLine(configuration.notify))
         if let directory = daemon.textfileDirectory {
             lines.append("[prometheus] keeps \(directory)/usedspace.prom current for the node exporter")
@@ -35,7 +41,14 @@ enum ConfigurationSummary {
         parts.append(bar.severity.critical.isEmpty ? "no critical level" : "critical at " + limits(bar.severity.critical))
         parts.append("hysteresis \(PercentText.exact(bar.severity.hysteresis))%")
         if let hide = bar.hideBelow { parts.append("hidden below \(PercentText.exact(hide))% used") }
-        parts.append(bar.barWidth == 0 ? "no bar" : "a bar of \(bar.barWidth) cells")
+        if let width = bar.barWidth {
+            parts.append(width == 0 ? "no bar" : "a bar of \(width) cells")
+        } else {
+            parts.append("a bar of \(BarOptions.defaultBarWidth) cells (\(ProgressBar.defaultWidth) in text)")
+        }
+        if bar.glyphs != .blocks { parts.append("drawn with '\(bar.glyphs.text)'") }
+        if bar.unit != .file { parts.append("sizes in \(bar.unit.rawValue)") }
+        if let template = bar.templates.normal { parts.append("template '\(ControlCharacters.replaced(in: template.source))'") }
         if !bar.label.isEmpty { parts.append("label '\(ControlCharacters.replaced(in: bar.label))'") }
         parts.append(bar.rightClickCommand.map { "right click runs: \(ControlCharacters.replaced(in: $0))" } ?? "no right-click command")
         return parts.joined(separator: "; ")

@@ -9,11 +9,13 @@ enum SnapshotProvider {
     static let daemonTimeoutNanoseconds: UInt64 = 1_000_000_000
 
     /// The daemon's snapshot of `path` (canonical), or of every path it watches (`all`);
-    /// nil when no daemon answers or it does not watch that path.
-    static func fromDaemon(path: String?, all: Bool = false) -> [Snapshot]? {
+    /// nil when no daemon answers or it does not watch that path. `path` is worked out only
+    /// when there is a socket: canonicalizing reads the mount table and resolves symlinks.
+    static func fromDaemon(path: () -> String?, all: Bool = false) -> [Snapshot]? {
         guard let socket = DaemonConnection.socketPath else { return nil }
         // Nothing at the path: no daemon and no socket unit; skip the connect.
         guard (try? FileStatus.of(socket))?.isSocket == true else { return nil }
+        let path = path()
         do {
             let connection = try DaemonConnection(path: socket)
             let view = ViewRequest(format: .snapshot, details: false, path: path, all: all)

@@ -5,12 +5,18 @@ import UsedSpaceSystem
 /// one failed.
 enum StatusCommand {
     static func run(_ options: StatusOptions) -> Int32 {
-        // The file is read only when it matters (bar settings, --all): a plain status touches
-        // no filesystem but the one it measures.
-        let needsConfiguration = options.all || ![OutputFormat.text, .json].contains(options.format)
+        var options = options
+        var button: Int?
+        if let signal = options.signal {
+            (options.details, button) = I3blocksFollow.prepare(signal: signal, options: options)
+        }
+        // The file is read only when it matters (bar formats, --all, --config): text and json
+        // of one path touch no filesystem but the one they measure.
+        let needsConfiguration = options.all || options.format.isBar || options.configPath != nil
         var configuration = Configuration()
         if needsConfiguration {
-            let (loaded, problem) = ClientConfiguration.load(explicitPath: nil, timeoutMicroseconds: UInt64(options.timeoutMilliseconds) * 1000)
+            let (loaded, problem) = ClientConfiguration.load(explicitPath: options.configPath,
+                                                             timeoutMicroseconds: UInt64(options.timeoutMilliseconds) * 1000)
             configuration = loaded
             if let problem { StandardStreams.error("usedspace: \(problem)") }
         }
@@ -23,30 +29,44 @@ enum StatusCommand {
         }
         var snapshots: [Snapshot]?
         if !options.noDaemon {
-            let requested = options.path.flatMap { TargetPaths.canonical($0, given: true) }
-            snapshots = SnapshotProvider.fromDaemon(path: requested, all: options.all)
+            // Always the path meant (the home directory by default), never "the daemon's
+            // first": the same filesystem whether or not the daemon runs.
+            snapshots = SnapshotProvider.fromDaemon(path: { options.all ? nil : TargetPaths.canonical(paths[0]) }, all: options.all)
         }
         let shown = snapshots ?? paths.map { SnapshotProvider.direct(path: $0, timeoutMilliseconds: options.timeoutMilliseconds) }
-        return show(shown, options: options, bar: configuration.bar)
+        // The home directory names [filesystem ~/…] sections: only a configuration has them.
+        let profiles = BarProfiles(configuration: options.format.isBar ? configuration : Configuration(),
+                                   commandLine: options.bar.pairs, home: needsConfiguration ? TargetPaths.lexicalHome : nil)
+        let watched = options.all ? shown.map { snapshot in paths.first { TargetPaths.matches($0, snapshot) } } : [paths[0]]
+        let status = show(shown, watchedPaths: watched, options: options, profiles: profiles)
+        if button == 3, let snapshot = shown.first {
+            let options = profiles.options(watchedPath: watched.first ?? nil, snapshot: snapshot)
+            if let command = options.rightClickCommand {
+                var environment = ["USEDSPACE_PATH": snapshot.path]
+                if let mountPoint = snapshot.mountPoint { environment["USEDSPACE_MOUNTPOINT"] = mountPoint }
+                _ = try? DetachedCommand.run(command, extraEnvironment: environment)
+            }
+        }
+        return status
     }
 
-    static func show(_ snapshots: [Snapshot], options: StatusOptions, bar: BarOptions) -> Int32 {
-        let many = snapshots.count > 1
+    static func show(_ snapshots: [Snapshot], watchedPaths: [String?], options: StatusOptions, profiles: BarProfiles) -> Int32 {
+        var items: [BarOutput.Item] = []
+        for (index, snapshot) in snapshots.enumerated() {
+            let watched = index < watchedPaths.count ? watchedPaths[index] : nil
+            let policy = profiles.options(watchedPath: watched, snapshot: snapshot).severity
+            items.append(BarOutput.Item(snapshot: snapshot, severity: policy.severity(of: snapshot.stats, previous: .normal),
+                                        expanded: options.details, watchedPath: watched))
+        }
         var output = ""
         switch options.format {
         case .json:
-            output = snapshots.map { JSONRenderer.render($0) + "\n" }.joined()
+            output = items.map { BarOutput.json($0.snapshot, profiles: profiles, watchedPath: $0.watchedPath, severity: $0.severity) + "\n" }.joined()
         case .text:
-            for snapshot in snapshots where snapshot.stats != nil {
-                var lines = [(many ? ControlCharacters.replaced(in: snapshot.path) + "  " : "") + TextRenderer.statusLine(snapshot)]
-                if options.details { lines += TextRenderer.detailLines(snapshot) }
-                output += lines.map { $0 + "\n" }.joined()
-            }
+            let text = BarOutput.text(items.filter { $0.snapshot.stats != nil }, profiles: profiles, columns: TerminalWidth.columns())
+            output = text.isEmpty ? "" : text + "\n"
         case .i3bar, .i3blocks, .polybar, .waybar:
-            let items = snapshots.map { snapshot in
-                BarOutput.Item(snapshot: snapshot, severity: bar.severity.severity(of: snapshot.stats, previous: .normal), expanded: options.details)
-            }
-            output = BarOutput.line(items, format: options.format, bar: bar, home: TargetPaths.lexicalHome).map { $0 + "\n" } ?? ""
+            output = BarOutput.line(items, format: options.format, profiles: profiles, home: TargetPaths.lexicalHome).map { $0 + "\n" } ?? ""
         }
         StandardStreams.write(output)
         if let problem = snapshots.lazy.compactMap(\.configurationProblem).first {

@@ -1,6 +1,6 @@
 import UsedSpaceCore
 
-/// `usedspace status [--path PATH] [--details] [--format FORMAT]`
+/// `usedspace status [--path PATH | --all] [--details] [--format FORMAT] [bar options]`
 struct StatusOptions: Equatable {
     var path: String?
     var all = false
@@ -8,43 +8,46 @@ struct StatusOptions: Equatable {
     var format: OutputFormat = .text
     var noDaemon = false
     var timeoutMilliseconds: Int32 = 5000
+    var configPath: String?
+    var bar = BarArguments()
+    /// i3blocks' `signal=N` of this block (I3blocksFollow).
+    var signal: Int32?
     var showHelp = false
 
+    static let command = "usedspace status"
+
     static let help = """
-        Usage: usedspace status [--path PATH | --all] [--details] [--format FORMAT]
+        Usage: usedspace status [--path PATH | --all] [--details] [--format FORMAT] [OPTIONS]
 
         Print how full the filesystem holding PATH (default: your home directory) is, as a
         bar with the used percentage, counted the way df(1) counts it. The snapshot comes
         from usedspaced when it answers on its socket, otherwise it is sampled here.
+        Templates show any of the numbers, e.g. --template '{free:iec} free' prints the
+        free space as df -h does (see TEMPLATES in usedspace(1)).
 
         Options:
-          -p, --path PATH      measure the filesystem that holds PATH (any file or directory)
-          -a, --all            every path the daemon watches (without a daemon: the
-                               [daemon] paths of the configuration), one after another
-          -d, --details        also print Used, Free (available to you) and Total
-          -f, --format FORMAT  text (default), json (one object per line), or one update of a
-                               status bar's format: i3bar, i3blocks, polybar, waybar
-              --no-daemon      sample in this process even when the daemon runs
-              --timeout DURATION  give up on a network or FUSE filesystem that does not
-                               answer after DURATION (default 5s)
-          -h, --help           show this help
+        \(CommandOptions.helpText(CommandOptions.status))
 
-        Exit status: 0 on success, 1 when the path cannot be measured, 2 for a bad command line.
+        The bar formats also take the [bar] and [filesystem PATH] settings of
+        ~/.config/usedspace/config (usedspace.conf(5)); options win. Text and json read no
+        configuration. Exit status: 0 on success, 1 when the path cannot be measured, 2 for
+        a bad command line.
         """
 
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> StatusOptions {
         var options = StatusOptions()
-        var scanner = ArgumentScanner(arguments, command: "usedspace status")
+        var scanner = ArgumentScanner(arguments, command: command, takesValue: { CommandOptions.shortOptionsWithValues(CommandOptions.status).contains($0) })
         while let token = scanner.next() {
             switch token {
             case .positional(let argument):
-                throw .unexpectedArgument(argument, command: "usedspace status")
+                throw .unexpectedArgument(argument, command: command)
             case .option(let name, let inline):
+                if try options.bar.take(name, inline: inline, scanner: &scanner) { continue }
                 switch name {
                 case "-p", "--path":
                     let value = try scanner.value(of: name, inline: inline)
                     guard !value.isEmpty else {
-                        throw .invalidValue(option: name, value: value, reason: "the path is empty", command: "usedspace status")
+                        throw .invalidValue(option: name, value: value, reason: "the path is empty", command: command)
                     }
                     options.path = value
                 case "-a", "--all":
@@ -55,30 +58,36 @@ struct StatusOptions: Equatable {
                     options.details = true
                 case "-f", "--format":
                     let value = try scanner.value(of: name, inline: inline)
-                    guard let format = OutputFormat(rawValue: value), StatusOptions.formats.contains(format) else {
-                        throw .invalidValue(
-                            option: name, value: value,
-                            reason: "the formats are \(StatusOptions.formats.map(\.rawValue).joined(separator: ", "))",
-                            command: "usedspace status")
+                    guard let format = OutputFormat(rawValue: value) else {
+                        throw .invalidValue(option: name, value: value, reason: "the formats are \(OutputFormat.names)", command: command)
                     }
                     options.format = format
                 case "--timeout":
                     options.timeoutMilliseconds = Int32(try scanner.duration(of: name, inline: inline, in: DaemonSettings.timeoutRange) / 1000)
+                case "--config":
+                    options.configPath = try scanner.value(of: name, inline: inline)
+                case "--signal":
+                    let value = try scanner.value(of: name, inline: inline)
+                    guard let number = Int32(value), I3blocksFollow.signalRange.contains(number) else {
+                        throw .invalidValue(option: name, value: value, reason: "i3blocks' signal is a number from 1 to 30", command: command)
+                    }
+                    options.signal = number
                 case "--no-daemon":
                     try scanner.requireNoValue(name, inline: inline)
                     options.noDaemon = true
                 case "-h", "--help":
                     options.showHelp = true
                 default:
-                    throw .unknownOption(name, command: "usedspace status")
+                    throw .unknownOption(name, command: command)
                 }
             }
         }
         if options.all && options.path != nil {
-            throw .conflicting("--all", "--path", command: "usedspace status")
+            throw .conflicting("--all", "--path", command: command)
+        }
+        if options.signal != nil && options.format != .i3blocks {
+            throw .invalidValue(option: "--signal", value: "\(options.signal!)", reason: "it is for --format i3blocks", command: command)
         }
         return options
     }
-
-    static let formats: [OutputFormat] = OutputFormat.allCases
 }

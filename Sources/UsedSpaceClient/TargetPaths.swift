@@ -25,11 +25,14 @@ enum TargetPaths {
     }
 
     /// The daemon knows its paths by their canonical form; realpath could hang on a dead
-    /// mount, so a path under a network or FUSE mount is passed as written. nil for the
-    /// default path, which the daemon knows as its first.
-    static func canonical(_ path: String, given: Bool) -> String? {
-        guard given else { return nil }
-        return MountTable.mayHang(path) ? path : (try? PathResolver.canonical(path)) ?? path
+    /// mount, so a path under a network or FUSE mount is passed as written.
+    static func canonical(_ path: String) -> String {
+        MountTable.mayHang(path) ? path : (try? PathResolver.canonical(path)) ?? path
+    }
+
+    /// Whether a snapshot is of `path` (as given, or as it resolves).
+    static func matches(_ path: String, _ snapshot: Snapshot) -> Bool {
+        path == snapshot.path || canonical(path) == snapshot.path
     }
 
     /// The home directory as the environment gives it, normalised without asking any

@@ -13,7 +13,9 @@ public enum UsedSpaceCLI {
           status   print the used percentage (and --details) once, then exit
           watch    print it again every time it changes: for status bars (i3bar, i3blocks,
                    polybar, waybar) and scripts
+          click    pass a click on a block to its watch (polybar, waybar)
           config   check the configuration file: usedspace config check
+          completion  print the completion script of bash, zsh or fish
           help     show this help, or a command's help: usedspace help watch
 
         Options:
@@ -47,6 +49,10 @@ public enum UsedSpaceCLI {
             return StatusCommand.run(options)
         case "config":
             return try ConfigCommand.run(rest)
+        case "completion":
+            return try completion(rest)
+        case "click":
+            return try ClickCommand.run(rest)
         case "watch":
             let options = try WatchOptions.parse(rest)
             if options.showHelp { return printHelp(WatchOptions.help) }
@@ -57,6 +63,8 @@ public enum UsedSpaceCLI {
             case "status": return printHelp(StatusOptions.help)
             case "watch": return printHelp(WatchOptions.help)
             case "config": return printHelp(ConfigCommand.help)
+            case "completion": return printHelp(Completions.help)
+            case "click": return printHelp(ClickCommand.help)
             case let other?: throw .unknownCommand(other)
             }
         case "-V", "--version":
@@ -66,6 +74,27 @@ public enum UsedSpaceCLI {
             if command.hasPrefix("-") { throw .unknownOption(command, command: "usedspace") }
             throw .unknownCommand(command)
         }
+    }
+
+    /// `usedspace completion SHELL`
+    static func completion(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
+        let command = "usedspace completion"
+        var scanner = ArgumentScanner(arguments, command: command)
+        var shell: String?
+        while let token = scanner.next() {
+            switch token {
+            case .positional(let word) where shell == nil: shell = word
+            case .positional(let word): throw .unexpectedArgument(word, command: command)
+            case .option("-h", _), .option("--help", _): return printHelp(Completions.help)
+            case .option(let name, _): throw .unknownOption(name, command: command)
+            }
+        }
+        guard let shell else { throw .missingValue(option: "SHELL", command: command) }
+        guard let script = Completions.script(for: shell) else {
+            throw .invalidValue(option: "SHELL", value: shell, reason: "the shells are \(Completions.shells.joined(separator: ", "))", command: command)
+        }
+        StandardStreams.write(script)
+        return ExitStatus.success
     }
 
     private static func printHelp(_ text: String) -> Int32 {

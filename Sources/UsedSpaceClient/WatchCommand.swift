@@ -5,7 +5,8 @@ enum WatchCommand {
     static func run(_ options: WatchOptions) -> Int32 {
         let (configuration, problem) = ClientConfiguration.load(explicitPath: options.configPath, timeoutMicroseconds: options.timeoutMicroseconds)
         if let problem { StandardStreams.error("usedspace: \(problem)") }
-        let bar = options.barOptions(base: configuration.bar)
+        let profiles = BarProfiles(configuration: options.format.isBar ? configuration : Configuration(),
+                                   commandLine: options.bar.pairs, home: TargetPaths.lexicalHome)
         let paths: [String]
         switch TargetPaths.resolve(path: options.path, all: options.all, configuration: configuration) {
         case .success(let resolved): paths = resolved
@@ -14,10 +15,12 @@ enum WatchCommand {
             return ExitStatus.failure
         }
         let targets = paths.map { path in
-            WatchLoop.Target(path: path, canonical: TargetPaths.canonical(path, given: options.path != nil || options.all), expanded: options.expanded)
+            // Always the path meant (the home directory by default), never "the daemon's
+            // first": the same filesystem whether or not the daemon runs.
+            WatchLoop.Target(path: path, canonical: TargetPaths.canonical(path), expanded: options.expanded)
         }
         do {
-            return try WatchLoop(options: options, bar: bar, targets: targets, all: options.all).run()
+            return try WatchLoop(options: options, profiles: profiles, targets: targets, all: options.all).run()
         } catch {
             StandardStreams.error("usedspace: cannot watch: \(error)")
             return ExitStatus.failure

@@ -3,8 +3,9 @@ import UsedSpaceCore
 import UsedSpaceSystem
 
 /// `usedspace watch`: one poll loop over the daemon subscription (or the sampling threads
-/// when no daemon answers), the bar's click events on stdin, and SIGUSR1/SIGUSR2. It never
-/// blocks on anything but poll, and it touches no filesystem itself, so the bar always gets
+/// when no daemon answers), i3bar's click events on stdin, `usedspace click` on the control
+/// socket, and SIGUSR1/SIGUSR2. It never blocks on anything but poll, and it touches no
+/// filesystem itself but the runtime directory (its control socket), so the bar always gets
 /// an answer.
 final class WatchLoop {
     /// One watched filesystem and how it is shown.
@@ -29,7 +30,7 @@ final class WatchLoop {
     }
 
     private let options: WatchOptions
-    private let bar: BarOptions
+    private let profiles: BarProfiles
     /// Every path the daemon watches (`--all`) rather than one.
     private let all: Bool
     private let home = TargetPaths.lexicalHome
@@ -40,22 +41,37 @@ final class WatchLoop {
     private var stdinOpen: Bool
     private var clicks = ClickEventDecoder()
     private let signals: SignalDescriptor
+    /// Where `usedspace click` sends the clicks of bars that run a command on a click.
+    private let control: BlockControl?
+    /// Following an i3blocks bar (I3blocksFollow): its exit, and the lock that makes this
+    /// the only follower.
+    private let follow: I3blocksFollow.Follower?
     /// The daemon's configuration problem last reported on stderr.
     private var reportedProblem: String?
 
-    init(options: WatchOptions, bar: BarOptions, targets: [Target], all: Bool) throws(SystemError) {
+    init(options: WatchOptions, profiles: BarProfiles, targets: [Target], all: Bool) throws(SystemError) {
         self.options = options
-        self.bar = bar
+        self.profiles = profiles
         self.targets = targets
         self.all = all
         output = WatchOutput(format: options.format)
-        stdinOpen = options.format == .i3bar || options.format == .i3blocks
+        // Only i3bar gives the block a stdin of its own with click events. A persistent
+        // i3blocks block shares i3blocks' stdin, the clicks of every block: reading it
+        // would steal and cut them.
+        stdinOpen = options.format == .i3bar
+        follow = options.barPID.flatMap { bar in options.signal.flatMap { I3blocksFollow.Follower(bar: bar, signal: $0) } }
+        control = options.format.isBar
+            ? BlockControl(endpoint: BlockEndpoint(pid: getpid(), name: options.name ?? ProcessEnvironment.value("BLOCK_NAME"),
+                                                   output: ProcessEnvironment.value("WAYBAR_OUTPUT_NAME")))
+            : nil
         schedule = DaemonLinkSchedule(daemonWanted: !options.noDaemon, intervalNanoseconds: options.intervalMicroseconds * 1000)
         signals = try SignalDescriptor([SignalNumber.userDefined1, SignalNumber.userDefined2])
     }
 
     func run() -> Int32 {
         DetachedCommand.reapChildrenAutomatically()
+        // Another follower of this bar runs already (or the bar is gone): nothing to do.
+        if options.barPID != nil && follow == nil { return ExitStatus.success }
         guard output.start() else { return ExitStatus.success }
         let now = MonotonicClock.nanoseconds()
         if options.noDaemon {
@@ -73,6 +89,8 @@ final class WatchLoop {
     private func step() -> Bool {
         var descriptors: [pollfd] = [pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0)]
         if stdinOpen { descriptors.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
+        if let control { descriptors.append(pollfd(fd: control.descriptor, events: Int16(POLLIN), revents: 0)) }
+        if let follow { descriptors.append(pollfd(fd: follow.exitDescriptor, events: Int16(POLLIN), revents: 0)) }
         if let subscription { descriptors.append(pollfd(fd: subscription.descriptor, events: Int16(POLLIN), revents: 0)) }
         for target in targets {
             if let sampler = target.sampler { descriptors.append(pollfd(fd: sampler.wake.descriptor, events: Int16(POLLIN), revents: 0)) }
@@ -90,6 +108,14 @@ final class WatchLoop {
                 }
             } else if entry.fd == STDIN_FILENO {
                 guard readClicks() else { return false }
+            } else if entry.fd == follow?.exitDescriptor {
+                // The bar is gone, and with it the block this followed.
+                return false
+            } else if entry.fd == control?.descriptor {
+                for button in control?.takeButtons() ?? [] {
+                    if button == 1 { guard toggleDetails(of: nil) else { return false } }
+                    if button == 3 { runRightClickCommand(for: targets.first) }
+                }
             } else if entry.fd == subscription?.descriptor {
                 guard handleDaemon(now: after) else { return false }
             } else if let target = targets.first(where: { $0.sampler?.wake.descriptor == entry.fd }) {
@@ -151,7 +177,7 @@ final class WatchLoop {
                     guard let target = all ? targets.first(where: { $0.matches(snapshot.path) }) : targets.first else { continue }
                     target.sampler = nil
                     target.snapshot = snapshot
-                    target.severity = bar.severity.severity(of: snapshot.stats, previous: target.severity)
+                    target.severity = severity(of: snapshot, for: target)
                 }
                 reportConfigurationProblem(snapshots.lazy.compactMap(\.configurationProblem).first)
                 // JSON writes each snapshot; the bars draw the whole state once (repeats are skipped).
@@ -213,15 +239,29 @@ final class WatchLoop {
 
     private func show(_ new: Snapshot, for target: Target) -> Bool {
         target.snapshot = new
-        target.severity = bar.severity.severity(of: new.stats, previous: target.severity)
+        target.severity = severity(of: new, for: target)
         return render(changed: new)
     }
 
+    /// The level of a filesystem, by its own limits (a [filesystem] section's, or [bar]'s).
+    private func severity(of snapshot: Snapshot, for target: Target) -> Severity {
+        options(for: target, snapshot).severity.severity(of: snapshot.stats, previous: target.severity)
+    }
+
+    private func options(for target: Target, _ snapshot: Snapshot?) -> BarOptions {
+        profiles.options(watchedPath: target.path, snapshot: snapshot)
+    }
+
     private func render(changed: Snapshot?) -> Bool {
-        let items = targets.compactMap { target in
-            target.snapshot.map { BarOutput.Item(snapshot: $0, severity: target.severity, expanded: target.expanded) }
+        if let bar = options.barPID, let signal = options.signal {
+            // i3blocks re-runs the block's command, which shows the news; false: the bar is gone.
+            guard changed != nil else { return true }
+            return BarProcess.signal(bar, realTimeOffset: signal)
         }
-        return output.show(items, changed: changed, bar: bar, home: home)
+        let items = targets.compactMap { target in
+            target.snapshot.map { BarOutput.Item(snapshot: $0, severity: target.severity, expanded: target.expanded, watchedPath: target.path) }
+        }
+        return output.show(items, changed: changed, profiles: profiles, home: home)
     }
 
     /// Toggles one filesystem's details, or (nil) all of them together.
@@ -260,7 +300,7 @@ final class WatchLoop {
     }
 
     private func runRightClickCommand(for target: Target?) {
-        guard let command = bar.rightClickCommand, let target else { return }
+        guard let target, let command = options(for: target, target.snapshot).rightClickCommand else { return }
         var environment = ["USEDSPACE_PATH": target.snapshot?.path ?? target.path]
         if let mountPoint = target.snapshot?.mountPoint { environment["USEDSPACE_MOUNTPOINT"] = mountPoint }
         _ = try? DetachedCommand.run(command, extraEnvironment: environment)

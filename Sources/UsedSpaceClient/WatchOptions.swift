@@ -12,7 +12,12 @@ struct WatchOptions {
     var noDaemon = false
     var showHelp = false
     /// Bar settings given on the command line, applied over the config file's.
-    var barSettings: [(key: String, value: String)] = []
+    var bar = BarArguments()
+    /// The block's name, for `usedspace click --name` (default: i3blocks' $BLOCK_NAME).
+    var name: String?
+    /// Follow for i3blocks: signal this bar at every change instead of printing.
+    var barPID: Int32?
+    var signal: Int32?
 
     static let command = "usedspace watch"
 
@@ -23,47 +28,34 @@ struct WatchOptions {
         every time it changes by at least the daemon's threshold: pushed by usedspaced, or,
         when no daemon answers, sampled here every --interval. For status bars:
           i3bar      status_command usedspace watch --format i3bar
-          i3blocks   command=usedspace watch --format i3blocks, interval=persist, format=json
-          polybar    exec = usedspace watch --format polybar, tail = true
-          waybar     "exec": "usedspace watch --format waybar", "return-type": "json"
-        A left click (i3bar, i3blocks) or SIGUSR1 shows or hides Used, Free and Total; a
-        right click or SIGUSR2 runs the --click-right command.
+          i3blocks   command=usedspace status --format i3blocks --signal 10,
+                     interval=once, signal=10, format=json (see status --help)
+          polybar    exec = usedspace watch --format polybar, tail = true,
+                     click-left = usedspace click left --pid %pid%
+          waybar     "exec": "usedspace watch --format waybar --name disk",
+                     "return-type": "json", "on-click": "usedspace click left --name disk"
+        A left click shows or hides Used, Free and Total, a right click runs the
+        --click-right command: i3bar sends clicks to the block; polybar and waybar run
+        usedspace click, which reaches this watch and no other (usedspace click --help);
+        SIGUSR1 and SIGUSR2 do the same.
 
         Options:
-          -p, --path PATH          the filesystem holding PATH
-          -a, --all                every path the daemon watches (the [daemon] paths of
-                                   the configuration without a daemon); i3bar gets a
-                                   block each, the other bars one text for all
-          -f, --format FORMAT      text (default), json, i3bar, i3blocks, polybar, waybar
-          -d, --details            start with the details shown
-              --warn LIMIT         warning colour from LIMIT on: a used percentage (80%)
-                                   or a free size (10GB); repeat for several
-              --critical LIMIT     critical colour and urgency from LIMIT on; repeatable
-              --hysteresis PCT     how far back a value must go before a level clears
-                                   (default 1%)
-              --hide-below PCT     show nothing while less than PCT is used
-              --click-right CMD    run CMD with /bin/sh on a right click, e.g. 'baobab ~'
-              --label TEXT         text before the bar
-              --bar-width N        cells of the bar, 0 for none (default 10)
-              --interval DURATION  without a daemon, sample this often (default 5s)
-              --timeout DURATION   without a daemon, give up on statvfs after this
-                                   (default 5s) and mark the numbers stale
-              --config FILE        read the [bar] settings from FILE
-              --no-daemon          always sample here
-          -h, --help               show this help
+        \(CommandOptions.helpText(CommandOptions.watch))
 
-        Settings also come from the [bar] section of ~/.config/usedspace/config
-        (usedspace.conf(5)); options win.
+        The bar formats also take the [bar] and [filesystem PATH] settings of
+        ~/.config/usedspace/config (usedspace.conf(5)); options win. Text and json take
+        their settings from the command line only.
         """
 
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> WatchOptions {
         var options = WatchOptions()
-        var scanner = ArgumentScanner(arguments, command: command)
+        var scanner = ArgumentScanner(arguments, command: command, takesValue: { CommandOptions.shortOptionsWithValues(CommandOptions.watch).contains($0) })
         while let token = scanner.next() {
             switch token {
             case .positional(let argument):
                 throw .unexpectedArgument(argument, command: command)
             case .option(let name, let inline):
+                if try options.bar.take(name, inline: inline, scanner: &scanner) { continue }
                 switch name {
                 case "-p", "--path":
                     let value = try scanner.value(of: name, inline: inline)
@@ -81,17 +73,6 @@ struct WatchOptions {
                 case "-d", "--details":
                     try scanner.requireNoValue(name, inline: inline)
                     options.expanded = true
-                case "--warn", "--critical", "--hysteresis", "--hide-below", "--click-right", "--label", "--bar-width":
-                    let value = try scanner.value(of: name, inline: inline)
-                    // Checked now, so that a typo fails here and not in a status bar.
-                    var probe = BarOptions()
-                    var warning: [AlertLimit] = [], critical: [AlertLimit] = []
-                    do {
-                        try probe.set(String(name.dropFirst(2)), value, warning: &warning, critical: &critical)
-                    } catch {
-                        throw .invalidValue(option: name, value: value, reason: error.message, command: command)
-                    }
-                    options.barSettings.append((String(name.dropFirst(2)), value))
                 case "--interval":
                     options.intervalMicroseconds = try scanner.duration(of: name, inline: inline, in: DaemonSettings.intervalRange)
                 case "--timeout":
@@ -99,6 +80,24 @@ struct WatchOptions {
                     options.timeoutMicroseconds = try scanner.duration(of: name, inline: inline, in: DaemonSettings.timeoutRange)
                 case "--config":
                     options.configPath = try scanner.value(of: name, inline: inline)
+                case "--bar-pid":
+                    let value = try scanner.value(of: name, inline: inline)
+                    guard let number = Int32(value), number > 1 else {
+                        throw .invalidValue(option: name, value: value, reason: "not a process id", command: command)
+                    }
+                    options.barPID = number
+                case "--signal":
+                    let value = try scanner.value(of: name, inline: inline)
+                    guard let number = Int32(value), I3blocksFollow.signalRange.contains(number) else {
+                        throw .invalidValue(option: name, value: value, reason: "i3blocks' signal is a number from 1 to 30", command: command)
+                    }
+                    options.signal = number
+                case "--name":
+                    let value = try scanner.value(of: name, inline: inline)
+                    guard !value.isEmpty, value.count <= 64 else {
+                        throw .invalidValue(option: name, value: value, reason: "a name is 1 to 64 characters", command: command)
+                    }
+                    options.name = value
                 case "--no-daemon":
                     try scanner.requireNoValue(name, inline: inline)
                     options.noDaemon = true
@@ -112,18 +111,9 @@ struct WatchOptions {
         if options.all && options.path != nil {
             throw .conflicting("--all", "--path", command: command)
         }
-        return options
-    }
-
-    /// The config file's [bar] settings with this command line's on top.
-    func barOptions(base: BarOptions) -> BarOptions {
-        var bar = base
-        var warning: [AlertLimit] = [], critical: [AlertLimit] = []
-        for (key, value) in barSettings {
-            try? bar.set(key, value, warning: &warning, critical: &critical)
+        if (options.barPID == nil) != (options.signal == nil) {
+            throw .invalidValue(option: options.barPID == nil ? "--signal" : "--bar-pid", value: "", reason: "--bar-pid and --signal go together", command: command)
         }
-        if !warning.isEmpty { bar.severity.warning = warning }
-        if !critical.isEmpty { bar.severity.critical = critical }
-        return bar
+        return options
     }
 }

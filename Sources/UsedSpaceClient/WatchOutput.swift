@@ -21,22 +21,20 @@ struct WatchOutput {
     /// Shows the filesystems (one, or every watched one); returns false when the reader
     /// (the bar) has gone away. `changed` is the snapshot that is news, for the formats that
     /// write one line per snapshot (json).
-    mutating func show(_ items: [Item], changed: Snapshot?, bar: BarOptions, home: String?) -> Bool {
+    mutating func show(_ items: [Item], changed: Snapshot?, profiles: BarProfiles, home: String?) -> Bool {
         guard !items.isEmpty else { return true }
         let text: String
         switch format {
         case .text:
-            text = items.map { item -> String in
-                var lines = [(items.count > 1 ? ControlCharacters.replaced(in: item.snapshot.path) + "  " : "") + TextRenderer.statusLine(item.snapshot)]
-                if item.expanded { lines += TextRenderer.detailLines(item.snapshot) }
-                return lines.joined(separator: "\n")
-            }.joined(separator: "\n")
+            text = BarOutput.text(items, profiles: profiles, columns: TerminalWidth.columns())
         case .json:
             // Every publish is news in JSON (seq, time): one object per published snapshot.
             guard let changed else { return true }
-            return StandardStreams.write(JSONRenderer.render(changed) + "\n")
+            let item = items.first { $0.snapshot == changed }
+            return StandardStreams.write(BarOutput.json(changed, profiles: profiles, watchedPath: item?.watchedPath,
+                                                        severity: item?.severity ?? .normal) + "\n")
         case .i3bar, .i3blocks, .polybar, .waybar:
-            guard let line = BarOutput.line(items, format: format, bar: bar, home: home) else { return true }
+            guard let line = BarOutput.line(items, format: format, profiles: profiles, home: home) else { return true }
             text = line
         }
         guard text != lastShown else { return true }

@@ -14,7 +14,8 @@ public enum FileSystemStatistics {
             freeBlocks: UInt64(info.f_bfree),
             availableBlocks: UInt64(info.f_bavail),
             totalInodes: UInt64(info.f_files),
-            freeInodes: UInt64(info.f_ffree)
+            freeInodes: UInt64(info.f_ffree),
+            readOnly: info.f_flag & UInt(ST_RDONLY) != 0
         )
     }
 }

@@ -13,7 +13,7 @@ import Testing
             "\(file):2: unknown key 'intervall' in [daemon]; the keys are path, interval, threshold, sample-timeout, max-clients, idle-timeout",
             "\(file):3: path: 'relative' must be an absolute path or start with ~/",
             "\(file):6: color-warning: 'yellow' is not a colour such as #FF0000 (or none)",
-            "\(file):8: unknown section [nope]; the sections are [daemon], [bar], [notify], [prometheus]",
+            "\(file):8: unknown section [nope]; the sections are [daemon], [bar], [notify], [prometheus], [filesystem PATH]",
         ])
     }
 

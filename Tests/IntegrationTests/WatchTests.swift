@@ -34,6 +34,27 @@ import Testing
         #expect(watch.lines.count == 2, "a 4 KiB change (0.004 %) is below the threshold")
     }
 
+    /// A template costs no wakeups: a bar-format watch with one still sleeps between
+    /// publishes, and shows each publish in its template.
+    @Test(Prerequisite.root) func aWatchWithATemplateWakesOnlyOnAPublish() throws {
+        let scratch = try ScratchDirectory("watch-template")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
+        let daemon = try DaemonProcess(arguments: ["--path", mount, "--interval", "100ms"])
+        try daemon.waitUntilAnswering()
+        let watch = try WatchProcess(["--path", mount, "--format", "i3blocks", "--icons", "▁▃▅▇", "--template", "{icon} {free:iec} of {total:iec}"],
+                                     environment: Self.environment(socket: daemon.socketPath))
+        let first = try #require(WatchProcess.json(try watch.waitForLine()))
+        #expect(first["full_text"] as? String == "▁ 100M of 100M", "\(first)")
+        let before = try #require(watch.contextSwitches)
+        usleep(2_000_000)
+        let after = try #require(watch.contextSwitches)
+        print("measured: a watch with a template woke \(after - before) times in 2 s without a publish")
+        #expect(after - before <= 2, "the watch woke up \(after - before) times in 2 s of nothing")
+        try daemon.whileStopped { try Data(count: 30 << 20).write(to: URL(fileURLWithPath: mount + "/big")) }
+        let update = try #require(WatchProcess.json(try watch.waitForLine(after: 1, timeout: 5)))
+        #expect(update["full_text"] as? String == "▃ 70M of 100M", "\(update)")
+    }
+
     @Test func reconnectsWhenTheDaemonRestartsShowingOnlyAStaleMark() throws {
         let first = try DaemonProcess(arguments: ["--interval", "200ms"])
         try first.waitUntilAnswering()
@@ -132,7 +153,7 @@ import Testing
         (["--warn", "lots"], "invalid value 'lots' for '--warn'"),
         (["--format", "dzen"], "invalid value 'dzen' for '--format'"),
         (["--interval", "0"], "invalid value '0' for '--interval'"),
-        (["--hide-below", "x%"], "hide-below: 'x%' is not a percentage"),
+        (["--hide-below", "x%"], "invalid value 'x%' for '--hide-below': 'x%' is not a percentage such as 50%"),
         (["--bar-width", "-1"], "invalid value '-1' for '--bar-width'"),
         (["--colour", "red"], "unknown option '--colour' for 'usedspace watch'"),
     ])

@@ -37,10 +37,62 @@ import Testing
 
     @Test func watchBarOptionsAreCheckedWhenParsed() throws {
         let options = try WatchOptions.parse(["--warn", "80%", "--critical", "5GB", "--format", "waybar"])
-        var base = BarOptions()
-        base.severity.warning = []
-        let bar = options.barOptions(base: base)
-        #expect(bar.severity.warning.map(\.description) == ["80.0% used"])
+        var configuration = Configuration()
+        configuration.bar.severity.warning = [.usedAtLeast(Fraction(numerator: 1, denominator: 2))]
+        let bar = BarProfiles(configuration: configuration, commandLine: options.bar.pairs, home: nil).base
+        #expect(bar.severity.warning.map(\.description) == ["80.0% used"], "the command line's limits replace the file's")
+        #expect(bar.severity.critical.map(\.description) == ["5 GB free"])
         #expect(throws: UsageError.self) { try WatchOptions.parse(["--warn", "lots"]) }
+    }
+}
+
+/// getopt's habits: combined short options, a value in the same word or the next, `--`.
+@Suite struct ShortOptionClusterTests {
+    @Test func clustersAndValues() throws {
+        let combined = try StatusOptions.parse(["-df", "json", "-p/tmp"])
+        #expect(combined.details && combined.format == .json && combined.path == "/tmp")
+        let attached = try StatusOptions.parse(["-dfjson"])
+        #expect(attached.details && attached.format == .json)
+        let watch = try WatchOptions.parse(["-ad", "-fi3bar"])
+        #expect(watch.all && watch.expanded && watch.format == .i3bar)
+        #expect(throws: UsageError.unknownOption("-z", command: "usedspace status")) { try StatusOptions.parse(["-dz"]) }
+        #expect(throws: UsageError.missingValue(option: "-p", command: "usedspace status")) { try StatusOptions.parse(["-dp"]) }
+        #expect(throws: UsageError.unexpectedArgument("-d", command: "usedspace status")) { try StatusOptions.parse(["--", "-d"]) }
+    }
+
+    @Test func statusTakesTheBarOptionsAndChecksThem() throws {
+        let options = try StatusOptions.parse(["--format", "polybar", "--warn", "80%", "--template", "{free:iec}", "--unit", "si"])
+        #expect(options.bar.settings.map(\.key) == ["warn", "template", "unit"])
+        #expect(throws: UsageError.self) { try StatusOptions.parse(["--template", "{nope}"]) }
+        #expect(throws: UsageError.self) { try StatusOptions.parse(["--signal", "10"]) }
+        #expect(try StatusOptions.parse(["-f", "i3blocks", "--signal", "10"]).signal == 10)
+    }
+
+    @Test func theHelpListsEveryOptionOfTheTable() {
+        for option in CommandOptions.status { #expect(StatusOptions.help.contains(option.long)) }
+        for option in CommandOptions.watch { #expect(WatchOptions.help.contains(option.long)) }
+    }
+}
+
+@Suite struct OptionTableTests {
+    /// The bar options are the [bar] keys, by the same names, in the same order.
+    @Test func theBarOptionsAreTheBarKeys() {
+        #expect(CommandOptions.bar.map { String($0.long.dropFirst(2)) } == BarOptions.configKeys)
+    }
+}
+
+/// What a watch's control socket takes: "click N\n" and nothing else.
+@Suite struct ClickMessageTests {
+    @Test func onlyAClickWithAButtonIsTaken() {
+        #expect(ClickMessage.button(in: String(decoding: ClickMessage.encode(button: 3), as: UTF8.self)) == 3)
+        for junk in ["", "click", "click \n", "click 0\n", "click 10\n", "click -1\n", "clack 1\n", "click 1x\n",
+                     String(repeating: "click 1", count: 40), "\u{0}click 1\n", "click 99999999999999999999\n"] {
+            #expect(ClickMessage.button(in: junk) == nil, "\(junk.debugDescription)")
+        }
+    }
+
+    @Test func buttonsByNameOrNumber() {
+        #expect(["left", "middle", "right", "1", "5"].map(ClickCommand.button) == [1, 2, 3, 1, 5])
+        #expect(["Left", "0", "6", "", "right-click"].allSatisfy { ClickCommand.button($0) == nil })
     }
 }

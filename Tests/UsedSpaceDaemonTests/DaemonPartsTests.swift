@@ -28,6 +28,25 @@ import Testing
                 == "configuration refused: c:2: bad; running with the default settings | 55.6% used of /home (seq 1); sampling…")
     }
 
+    @Test func twoWatchedPathsOnOneMountPointAreNamedByTheirPaths() {
+        let text = StatusText.describe([Self.snapshot("/home/u"), Self.snapshot("/home/u/src", seq: 3), Self.snapshot("/data")])
+        #expect(text == "55.6% used of /home/u (seq 1); 55.6% used of /home/u/src (seq 3); 55.6% used of /data (seq 1)")
+        #expect(StatusText.describe([Self.snapshot("/home/u")]) == "55.6% used of /home (seq 1)", "alone: its mount point")
+    }
+
+    /// The daemon's bar renderings use the configuration's [bar] and [filesystem] settings,
+    /// as watch does; text and json stay as the command line would have them by default.
+    @Test func theDaemonRendersTheBarFormatsWithTheConfiguration() throws {
+        let configuration = try Configuration.parse("[bar]\ntemplate = {free:iec} free\nwarn = 10%\n[filesystem /home/u]\nlabel = \"me \"\ntemplate = {label}{used_percent}%\n")
+        let profiles = BarProfiles(configuration: configuration, home: nil)
+        let snapshot = Self.snapshot()
+        let mine = profiles.options(watchedPath: "/home/u", snapshot: snapshot)
+        let bar = SnapshotView.lines(snapshot, format: .rendered(.i3blocks), details: false, options: mine)
+        #expect(bar == [##"{"full_text":"me 56%","short_text":"me 56%","color":"#FFFF00"}"##])
+        let other = profiles.options(watchedPath: "/data", snapshot: Self.snapshot("/data"))
+        #expect(SnapshotView.lines(Self.snapshot("/data"), format: .rendered(.polybar), details: false, options: other) == ["%{F#FFFF00}38G free%{F-}"])
+    }
+
     @Test func theStateFileKeepsTheWatchedPathAndNeverTheConfigurationProblem() throws {
         var shown = Self.snapshot("/real/home", seq: 7)
         shown.configurationProblem = "c:2: bad"

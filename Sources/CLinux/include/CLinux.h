@@ -45,3 +45,11 @@ int clinux_isolate_descriptors(int keep);
 /// The child makes only async-signal-safe calls, so any process may use this, threads and
 /// all. Returns the child's pid, or -1 with errno set.
 int clinux_fork_file_reader(const char *path, int output, long limit);
+
+/// pidfd_open(2): a descriptor that polls readable once process `pid` has exited (a bar
+/// whose blocks we follow). -1 with errno set.
+int clinux_pidfd_open(int pid);
+
+/// flock(2) with LOCK_EX | LOCK_NB on a file created at `path` (mode 0600), held for as
+/// long as the returned descriptor is open: -1 when another process holds it.
+int clinux_try_lock(const char *path);

@@ -7,7 +7,7 @@ public struct BarBlock: Equatable, Sendable {
     public var severity: Severity
     public var color: String?
     public var urgent: Bool
-    /// Hidden while nothing is noteworthy (`hideBelow`).
+    /// Hidden: its text is empty (`hide-below`, an empty template, `hidden = yes`).
     public var hidden: Bool
     /// The integer used percent as df shows it, for bars that draw their own gauge.
     public var percentage: Int?
@@ -16,9 +16,15 @@ public struct BarBlock: Equatable, Sendable {
     /// Identifies the block in click events (i3bar `instance`): the watched path.
     public var instance: String
 
+    // Without templates of the user's, the texts are written directly: the same as the
+    // templates "{label}{bar} {percent}%" and "Used: {used}"…, without parsing them.
+
     /// `expanded` is the widget's tap-to-expand: the details join the bar's text.
     public init(_ snapshot: Snapshot, options: BarOptions, severity: Severity, expanded: Bool) {
         let label = ControlCharacters.replaced(in: options.label)
+        let barCells = options.barWidth ?? BarOptions.defaultBarWidth
+        let context = options.templateContext(snapshot, barCells: barCells)
+        let templates = options.templates
         instance = snapshot.path
         self.severity = severity
         failed = snapshot.state == .failed || snapshot.stats == nil
@@ -30,26 +36,47 @@ public struct BarBlock: Equatable, Sendable {
         let configurationMark = problem == nil ? "" : " \u{26A0} config"
         let configurationDetails = problem.map { ["Configuration refused: " + $0] } ?? []
         if let stats = snapshot.stats, let fraction = stats.usedFraction {
-            let percent = PercentText.oneDecimal(fraction, padded: false) + "%"
-            let bar = options.barWidth > 0 ? ProgressBar.render(fraction, width: options.barWidth) + " " : ""
-            let mark = stale ? " (stale)" : ""
-            details = [
-                "Used: " + ByteCountFormat.file(stats.usedBytes),
-                "Free: " + ByteCountFormat.file(stats.freeBytes),
-                "Total: " + ByteCountFormat.file(stats.totalBytes),
-            ] + (snapshot.timeToFull.map { [$0.description] } ?? []) + configurationDetails
-            fullText = label + bar + percent + mark + configurationMark
-            if expanded { fullText += "  " + details.joined(separator: " · ") }
-            shortText = label + percent + (stale ? "?" : "") + (problem == nil ? "" : " \u{26A0}")
+            if let lines = templates.details {
+                details = BarTemplates.lines(lines, context) + configurationDetails
+            } else {
+                details = ["Used: " + options.unit.format(stats.usedBytes), "Free: " + options.unit.format(stats.freeBytes),
+                           "Total: " + options.unit.format(stats.totalBytes)]
+                    + (snapshot.timeToFull.map { [$0.description] } ?? []) + configurationDetails
+            }
+            let own = templates.forLevel(severity)?.text(context)
+                ?? label + (barCells > 0 ? ProgressBar.render(fraction, width: barCells, glyphs: options.glyphs) + " " : "")
+                + PercentText.oneDecimal(fraction, padded: false) + "%"
             // A warning, or numbers in doubt, are always noteworthy.
-            hidden = (options.hideBelow.map { Self.isBelow(fraction, $0) } ?? false) && severity == .normal && !stale && problem == nil
+            let below = (options.hideBelow.map { Self.isBelow(fraction, $0) } ?? false) && severity == .normal && !stale && problem == nil
+            if stale {
+                fullText = templates.stale.map { $0.text(context) } ?? own + " (stale)"
+            } else if below {
+                fullText = templates.below.map { $0.text(context) } ?? ""
+            } else {
+                fullText = own
+            }
+            if templates.setsText {
+                shortText = fullText + (problem == nil ? "" : " \u{26A0}")
+            } else {
+                shortText = label + PercentText.oneDecimal(fraction, padded: false) + "%" + (stale ? "?" : "") + (problem == nil ? "" : " \u{26A0}")
+            }
+            fullText += configurationMark
+            if expanded && !fullText.isEmpty { fullText += "  " + details.joined(separator: " · ") }
         } else {
             let reason = ControlCharacters.replaced(in: snapshot.error ?? "no numbers")
             details = [reason] + configurationDetails
-            fullText = label + "disk: failed" + configurationMark + (expanded ? " (" + reason + ")" : "")
-            shortText = label + "failed"
-            hidden = false
+            if let template = templates.forFailure(notMounted: snapshot.notMounted) {
+                fullText = template.text(context)
+                shortText = fullText
+            } else {
+                fullText = label + "disk: failed"
+                shortText = label + "failed"
+            }
+            fullText += configurationMark
+            if expanded && !fullText.isEmpty { fullText += " (" + reason + ")" }
         }
+        hidden = fullText.isEmpty || (options.hidden && problem == nil)
+        if hidden { shortText = "" }
         var shownSeverity: Severity = failed ? .critical : severity
         if problem != nil && shownSeverity == .normal { shownSeverity = .warning }
         color = options.color(for: shownSeverity)
@@ -64,24 +91,33 @@ public struct BarBlock: Equatable, Sendable {
 extension BarBlock {
     /// Several filesystems in one block, for bars that take one text per module (i3blocks,
     /// polybar, waybar): the visible texts side by side, the most severe level's colour, the
-    /// details of each under its mount point.
-    public static func combined(_ blocks: [BarBlock], mountPoints: [String]) -> BarBlock? {
+    /// details of each under a heading: its mount point, or its path where two share one.
+    public static func combined(_ blocks: [BarBlock], headings: [String]) -> BarBlock? {
         guard var result = blocks.first else { return nil }
         guard blocks.count > 1 else { return result }
         let visible = blocks.filter { !$0.hidden }
         result.fullText = visible.map(\.fullText).joined(separator: "  ")
         result.shortText = visible.map(\.shortText).joined(separator: " ")
-        result.details = zip(blocks, mountPoints).flatMap { block, mountPoint in [mountPoint + ":"] + block.details.map { "  " + $0 } }
+        result.details = zip(blocks, headings).flatMap { block, heading in [heading + ":"] + block.details.map { "  " + $0 } }
         func rank(_ block: BarBlock) -> Int { block.failed ? 3 : block.severity.rawValue }
-        let worst = blocks.max { rank($0) < rank($1) }!
+        let worst = visible.max { rank($0) < rank($1) } ?? blocks[0]
         result.severity = worst.severity
         result.color = worst.color
-        result.urgent = blocks.contains(where: \.urgent)
+        result.urgent = visible.contains(where: \.urgent)
         result.hidden = visible.isEmpty
-        result.percentage = blocks.compactMap(\.percentage).max()
-        result.stale = blocks.contains(where: \.stale)
-        result.failed = blocks.contains(where: \.failed)
+        result.percentage = visible.compactMap(\.percentage).max()
+        result.stale = visible.contains(where: \.stale)
+        result.failed = visible.contains(where: \.failed)
         result.instance = ""
         return result
+    }
+
+    /// The heading of each snapshot's details: its mount point, or its path where another
+    /// of them is on the same mount point (two watched paths on one filesystem).
+    public static func headings(_ snapshots: [Snapshot]) -> [String] {
+        let places = snapshots.map { $0.mountPoint ?? $0.path }
+        return zip(snapshots, places).map { snapshot, place in
+            ControlCharacters.replaced(in: places.filter { $0 == place }.count > 1 ? snapshot.path : place)
+        }
     }
 }

@@ -1,13 +1,28 @@
 /// The configuration file's syntax (usedspace.conf(5)): sections in brackets, `key = value`
 /// lines, `#` comments on lines of their own. A key may repeat where it is a list (`path`).
 /// Values are the rest of the line with surrounding blanks removed; double quotes keep
-/// blanks and allow `\"` and `\\`.
+/// blanks and allow `\"` and `\\`. A section header may name what it is about after its
+/// name: `[filesystem /data]`, `[filesystem "/my disk"]`.
 public struct ConfigFile: Equatable, Sendable {
     public struct Entry: Equatable, Sendable {
         public var section: String
         public var key: String
         public var value: String
         public var line: Int
+        /// What the section header names after the section's name (`/data`), if anything.
+        public var sectionArgument: String? = nil
+        /// The line of the section header: entries of one section share it.
+        public var sectionLine: Int = 0
+        /// The column (from 1) of the value's first character on its line.
+        public var valueColumn: Int = 0
+        /// Offsets in the value of characters written with an escape (two columns each).
+        public var escapedOffsets: [Int] = []
+
+        /// The column on the line of the value's character at `offset`, for messages that
+        /// point at it.
+        public func column(ofValueOffset offset: Int) -> Int {
+            valueColumn + offset + escapedOffsets.filter { $0 < offset }.count
+        }
     }
 
     public var entries: [Entry]
@@ -28,7 +43,7 @@ public struct ConfigFile: Equatable, Sendable {
         }
         var entries: [Entry] = []
         var errors: [ConfigError] = []
-        var section = ""
+        var section = Section()
         var number = 0
         // "\r\n" is a single Character: split on both, or a CRLF file is one long line.
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
@@ -42,10 +57,17 @@ public struct ConfigFile: Equatable, Sendable {
         return (ConfigFile(entries: entries), errors)
     }
 
-    private static func parseLine(_ rawLine: Substring, number: Int, section: inout String) throws(ConfigError) -> Entry? {
+    struct Section {
+        var name = ""
+        var argument: String?
+        var line = 0
+    }
+
+    private static func parseLine(_ rawLine: Substring, number: Int, section: inout Section) throws(ConfigError) -> Entry? {
         do {
             var line = Substring(rawLine)
             if line.hasSuffix("\r") { line = line.dropLast() }
+            let untrimmed = line
             line = trimmed(line)
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { return nil }
             if line.contains(where: { ControlCharacters.isControl($0.unicodeScalars.first!) && $0 != "\t" }) {
@@ -55,11 +77,14 @@ public struct ConfigFile: Equatable, Sendable {
                 guard line.hasSuffix("]"), line.count > 2 else {
                     throw ConfigError(line: number, message: "a section header is a name in brackets, like [daemon]")
                 }
-                let name = trimmed(line.dropFirst().dropLast()).lowercased()
-                guard name.allSatisfy({ $0.isLetter || $0 == "-" }) else {
+                let inside = trimmed(line.dropFirst().dropLast())
+                let nameEnd = inside.firstIndex(where: { $0 == " " || $0 == "\t" }) ?? inside.endIndex
+                let name = inside[..<nameEnd].lowercased()
+                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0 == "-" }) else {
                     throw ConfigError(line: number, message: "'\(ControlCharacters.replaced(in: name))' is not a section name")
                 }
-                section = name
+                let rest = trimmed(inside[nameEnd...])
+                section = Section(name: name, argument: rest.isEmpty ? nil : try unquoted(rest, line: number).text, line: number)
                 return nil
             }
             guard let equals = line.firstIndex(of: "=") else {
@@ -69,11 +94,14 @@ public struct ConfigFile: Equatable, Sendable {
             guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
                 throw ConfigError(line: number, message: "'\(ControlCharacters.replaced(in: String(key)))' is not a key name")
             }
-            guard !section.isEmpty else {
+            guard !section.name.isEmpty else {
                 throw ConfigError(line: number, message: "'\(key)' comes before any [section]")
             }
-            let value = try unquoted(trimmed(line[line.index(after: equals)...]), line: number)
-            return Entry(section: section, key: String(key), value: value, line: number)
+            let rawValue = trimmed(line[line.index(after: equals)...])
+            let value = try unquoted(rawValue, line: number)
+            let column = untrimmed.distance(from: untrimmed.startIndex, to: rawValue.startIndex) + 1 + (rawValue.hasPrefix("\"") ? 1 : 0)
+            return Entry(section: section.name, key: String(key), value: value.text, line: number, sectionArgument: section.argument,
+                         sectionLine: section.line, valueColumn: column, escapedOffsets: value.escapedOffsets)
         }
     }
 
@@ -84,9 +112,10 @@ public struct ConfigFile: Equatable, Sendable {
         return text
     }
 
-    private static func unquoted(_ value: Substring, line: Int) throws(ConfigError) -> String {
-        guard value.hasPrefix("\"") else { return String(value) }
+    private static func unquoted(_ value: Substring, line: Int) throws(ConfigError) -> (text: String, escapedOffsets: [Int]) {
+        guard value.hasPrefix("\"") else { return (String(value), []) }
         var out = ""
+        var offsets: [Int] = []
         var escaped = false
         var closed = false
         for character in value.dropFirst() {
@@ -95,6 +124,7 @@ public struct ConfigFile: Equatable, Sendable {
                 guard character == "\"" || character == "\\" else {
                     throw ConfigError(line: line, message: "only \\\" and \\\\ are escapes inside quotes")
                 }
+                offsets.append(out.count)
                 out.append(character)
                 escaped = false
             } else if character == "\\" {
@@ -106,7 +136,7 @@ public struct ConfigFile: Equatable, Sendable {
             }
         }
         guard closed else { throw ConfigError(line: line, message: "the quoted value has no closing quote") }
-        return out
+        return (out, offsets)
     }
 }
 
@@ -114,11 +144,20 @@ public struct ConfigFile: Equatable, Sendable {
 public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     public var line: Int
     public var message: String
+    /// The character the problem is at, counted from 1, where it is known (a template).
+    public var column: Int?
 
-    public init(line: Int, message: String) {
+    public init(line: Int, message: String, column: Int? = nil) {
         self.line = line
         self.message = message
+        self.column = column
     }
 
     public var description: String { line > 0 ? "line \(line): \(message)" : message }
+
+    /// "LINE:" or "LINE:COLUMN:", for FILE:LINE:COLUMN: messages.
+    public var position: String {
+        guard line > 0 else { return "" }
+        return column.map { "\(line):\($0):" } ?? "\(line):"
+    }
 }

@@ -9,7 +9,7 @@ public enum ControlCharacters {
         return String(out)
     }
 
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 }

@@ -10,6 +10,21 @@ public enum PercentText {
         return String(repeating: " ", count: 5 - text.count) + text
     }
 
+    /// With `digits` decimals (0 to 6), rounded half up; a filesystem that is not
+    /// completely full never shows 100 (it shows 99.9…).
+    public static func decimals(_ fraction: Fraction, digits: Int) -> String {
+        var scale: UInt64 = 100
+        for _ in 0..<digits { scale *= 10 }
+        var scaled = fraction.roundedScaled(by: scale)
+        if scaled == UInt128(scale) && fraction.numerator != fraction.denominator { scaled -= 1 }
+        guard digits > 0 else { return String(scaled) }
+        var unit: UInt128 = 1
+        for _ in 0..<digits { unit *= 10 }
+        var fractionText = String(scaled % unit)
+        while fractionText.count < digits { fractionText = "0" + fractionText }
+        return "\(scaled / unit).\(fractionText)"
+    }
+
     /// The fraction as a percentage with as many decimals as it has (at most 12), for
     /// settings read back to the user: 1/10000 is "0.01", 1/8 is "12.5"; a fraction that
     /// does not end within 12 decimals is rounded there.

@@ -13,11 +13,14 @@ public struct FilesystemStats: Equatable, Hashable, Sendable {
     public var totalInodes: UInt64
     /// `f_ffree`
     public var freeInodes: UInt64
+    /// `ST_RDONLY` in `f_flag`: mounted read-only.
+    public var readOnly: Bool
 
     public init(
         blockSize: UInt64, totalBlocks: UInt64, freeBlocks: UInt64, availableBlocks: UInt64,
-        totalInodes: UInt64 = 0, freeInodes: UInt64 = 0
+        totalInodes: UInt64 = 0, freeInodes: UInt64 = 0, readOnly: Bool = false
     ) {
+        self.readOnly = readOnly
         self.blockSize = blockSize
         self.totalBlocks = totalBlocks
         self.freeBlocks = freeBlocks

@@ -22,6 +22,9 @@ public struct Snapshot: Equatable, Sendable {
     /// written (FILE:LINE: message, and what runs instead): a mistake the user must see.
     /// Not part of the filesystem's state: never persisted.
     public var configurationProblem: String?
+    /// Failed because nothing is mounted where a filesystem was (an unplugged disk), or the
+    /// path is gone: what `template-not-mounted` shows.
+    public var notMounted = false
 
     public init(
         path: String, mountPoint: String?, fileSystemType: String?, stats: FilesystemStats?,

@@ -34,7 +34,9 @@ public enum SnapshotCodec {
             json.add("available_blocks", stats.availableBlocks)
             json.add("total_inodes", stats.totalInodes)
             json.add("free_inodes", stats.freeInodes)
+            if stats.readOnly { json.add("read_only", true) }
         }
+        if snapshot.notMounted { json.add("not_mounted", true) }
         json.add("state", snapshot.state.rawValue)
         json.add("seq", snapshot.seq)
         json.add("sampled_at", snapshot.sampledAt.rfc3339)
@@ -77,7 +79,8 @@ public enum SnapshotCodec {
                 freeBlocks: try count("free_blocks", in: value),
                 availableBlocks: try count("available_blocks", in: value),
                 totalInodes: try count("total_inodes", in: value),
-                freeInodes: try count("free_inodes", in: value)
+                freeInodes: try count("free_inodes", in: value),
+                readOnly: try flag("read_only", in: value)
             )
             guard parsed.blockSize > 0, parsed.totalBlocks > 0, parsed.freeBlocks <= parsed.totalBlocks,
                   parsed.usableBlocks > 0
@@ -104,6 +107,7 @@ public enum SnapshotCodec {
             timeToFull: timeToFull
         )
         snapshot.configurationProblem = try optionalString("config_error", in: value)
+        snapshot.notMounted = try flag("not_mounted", in: value)
         return snapshot
     }
 
@@ -117,6 +121,13 @@ public enum SnapshotCodec {
         guard let member = object[key], !member.isNull else { return nil }
         guard let text = member.stringValue else { throw .invalid(key, reason: "is not a string") }
         return text
+    }
+
+    /// An optional boolean, false when absent (written only when true).
+    private static func flag(_ key: String, in object: JSONValue) throws(Failure) -> Bool {
+        guard let member = object[key] else { return false }
+        guard let value = member.boolValue else { throw .invalid(key, reason: "is not true or false") }
+        return value
     }
 
     private static func count(_ key: String, in object: JSONValue) throws(Failure) -> UInt64 {

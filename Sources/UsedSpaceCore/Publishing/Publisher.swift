@@ -69,6 +69,10 @@ public struct Publisher: Sendable {
                     path: path, mountPoint: mountPoint, fileSystemType: fileSystemType, stats: nil,
                     state: .failed, seq: seq, sampledAt: time, source: source, error: error.description
                 )
+                switch error {
+                case .notMounted, .pathNotFound: current?.notMounted = true
+                default: break
+                }
             }
         }
         return decision

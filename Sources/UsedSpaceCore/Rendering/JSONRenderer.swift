@@ -1,7 +1,8 @@
 /// `--format json`: one object per snapshot, on one line, with the keys of the contract
 /// (DESIGN.md). Numbers a failed snapshot does not have are null.
 public enum JSONRenderer {
-    public static func render(_ snapshot: Snapshot) -> String {
+    /// `text`: what a `--template` made of the snapshot, written as the key "text".
+    public static func render(_ snapshot: Snapshot, text: String? = nil) -> String {
         var json = JSONObjectWriter()
         json.add("path", snapshot.path)
         json.add("mountpoint", snapshot.mountPoint)
@@ -32,6 +33,7 @@ public enum JSONRenderer {
         json.add("source", snapshot.source.rawValue)
         if let error = snapshot.error { json.add("error", error) }
         if let problem = snapshot.configurationProblem { json.add("config_error", problem) }
+        if let text { json.add("text", text) }
         return json.finish()
     }
 }

@@ -8,4 +8,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case waybar
 
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// A status bar's format: the ones the [bar] settings of the configuration apply to.
+    public var isBar: Bool { self != .text && self != .json }
 }

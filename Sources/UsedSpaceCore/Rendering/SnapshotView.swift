@@ -1,7 +1,7 @@
 /// Renders a snapshot as a view request asks: the lines of one answer or one update.
 public enum SnapshotView {
-    /// Every format can be asked for once; the bar formats use `options` (the daemon, which
-    /// has no bar configuration of its own, uses the defaults).
+    /// Every format can be asked for once, shown with `options` (the daemon's are the [bar]
+    /// and [filesystem] settings of its configuration, as `watch` reads them).
     public static func lines(_ snapshot: Snapshot, format: WireFormat, details: Bool, options: BarOptions = BarOptions()) -> [String] {
         switch format {
         case .snapshot:
@@ -9,8 +9,9 @@ public enum SnapshotView {
         case .rendered(.json):
             return [JSONRenderer.render(snapshot)]
         case .rendered(.text):
-            var lines = [TextRenderer.statusLine(snapshot)]
-            if details { lines += TextRenderer.detailLines(snapshot) }
+            let severity = options.severity.severity(of: snapshot.stats, previous: .normal)
+            var lines = [TextRenderer.statusLine(snapshot, options: options, severity: severity)]
+            if details { lines += TextRenderer.detailLines(snapshot, options: options) }
             return lines
         case .rendered(let barFormat):
             let severity = options.severity.severity(of: snapshot.stats, previous: .normal)

@@ -1,28 +1,48 @@
-/// The plain-text views: the bar with its percentage, and the details beneath it.
+/// The plain-text views: the bar with its percentage, and the details beneath it, with the
+/// templates of `options` where the user set them.
 public enum TextRenderer {
+    // Without templates of the user's, the lines are written directly: the same text as
+    // the templates "{bar} {percent:>5}%" and "Used:\t{used}"…, without parsing them at
+    // every start of `status`.
+
     /// `[███████░░░░░░░░░░░░░]  35.2%`, with a stale mark when the numbers are not current,
-    /// or `failed: REASON` when there are no numbers.
-    public static func statusLine(_ snapshot: Snapshot) -> String {
+    /// or `failed: REASON` when there are no numbers. Empty when a template hides it.
+    public static func statusLine(_ snapshot: Snapshot, options: BarOptions = BarOptions(), severity: Severity = .normal) -> String {
         let reason = snapshot.error.map(ControlCharacters.replaced)
+        let cells = options.barWidth ?? ProgressBar.defaultWidth
+        let context = options.templateContext(snapshot, barCells: cells)
+        let templates = options.templates
         guard let fraction = snapshot.usedFraction else {
+            if let template = templates.forFailure(notMounted: snapshot.notMounted) { return template.text(context) }
             return "failed: \(reason ?? "no numbers")"
         }
-        var line = ProgressBar.render(fraction) + " " + PercentText.oneDecimal(fraction) + "%"
+        let own = templates.forLevel(severity)?.text(context)
+            ?? (cells > 0 ? ProgressBar.render(fraction, width: cells, glyphs: options.glyphs) + " " : "") + PercentText.oneDecimal(fraction) + "%"
         if snapshot.state == .stale {
-            line += reason.map { "  (stale: \($0))" } ?? "  (stale)"
+            if let stale = templates.stale { return stale.text(context) }
+            return own + (reason.map { "  (stale: \($0))" } ?? "  (stale)")
         }
-        return line
+        if let limit = options.hideBelow, severity == .normal,
+           UInt128(fraction.numerator) * UInt128(limit.denominator) < UInt128(limit.numerator) * UInt128(fraction.denominator) {
+            return templates.below?.text(context) ?? ""
+        }
+        return own
     }
 
-    /// `Used:\t…`, `Free:\t…`, `Total:\t…` in file-style byte counts, then `Inodes:\t…`. Free is
-    /// what the user can still write (df's Avail), so with reserved blocks Used + Free < Total.
-    /// With a significant trend, `Trend:\tfull in 3–5 days` follows.
-    public static func detailLines(_ snapshot: Snapshot) -> [String] {
+    /// `Used:\t…`, `Free:\t…`, `Total:\t…` in file-style byte counts (or the `unit`), then
+    /// `Inodes:\t…`. Free is what the user can still write (df's Avail), so with reserved
+    /// blocks Used + Free < Total. With a significant trend, `Trend:\tfull in 3–5 days`
+    /// follows. `template-details` replaces them all.
+    public static func detailLines(_ snapshot: Snapshot, options: BarOptions = BarOptions()) -> [String] {
         guard let stats = snapshot.stats else { return [] }
+        if let details = options.templates.details {
+            return BarTemplates.lines(details, options.templateContext(snapshot, barCells: options.barWidth ?? ProgressBar.defaultWidth))
+        }
+        let unit = options.unit
         return [
-            "Used:\t" + ByteCountFormat.file(stats.usedBytes),
-            "Free:\t" + ByteCountFormat.file(stats.freeBytes),
-            "Total:\t" + ByteCountFormat.file(stats.totalBytes),
+            "Used:\t" + unit.format(stats.usedBytes),
+            "Free:\t" + unit.format(stats.freeBytes),
+            "Total:\t" + unit.format(stats.totalBytes),
             "Inodes:\t" + inodes(stats),
         ] + (snapshot.timeToFull.map { ["Trend:\t" + $0.description] } ?? [])
     }
@@ -45,9 +65,9 @@ public enum TextRenderer {
     }
 
     /// The status line, then the details when asked for, one per line, each ending in "\n".
-    public static func render(_ snapshot: Snapshot, details: Bool) -> String {
-        var lines = [statusLine(snapshot)]
-        if details { lines += detailLines(snapshot) }
+    public static func render(_ snapshot: Snapshot, details: Bool, options: BarOptions = BarOptions()) -> String {
+        var lines = [statusLine(snapshot, options: options)]
+        if details { lines += detailLines(snapshot, options: options) }
         return lines.map { $0 + "\n" }.joined()
     }
 }

@@ -12,9 +12,14 @@ struct ConfigurationLoader {
         var file: String
         /// 0 for the file as a whole (it cannot be read, it is too large).
         var line: Int
+        /// The character the problem is at (a template), from 1.
+        var column: Int? = nil
         var message: String
 
-        var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+        var description: String {
+            guard line > 0 else { return "\(file): \(message)" }
+            return "\(file):\(line):" + (column.map { "\($0):" } ?? "") + " \(message)"
+        }
     }
 
     /// How long the file's filesystem has to answer (a home on a dead network mount): the
@@ -27,7 +32,7 @@ struct ConfigurationLoader {
             do {
                 configuration = try Configuration.parse(text)
             } catch {
-                throw Failure(file: paths.configFile, line: error.line, message: error.message)
+                throw Failure(file: paths.configFile, line: error.line, column: error.column, message: error.message)
             }
         }
         configuration.daemon = options.applied(to: configuration.daemon)

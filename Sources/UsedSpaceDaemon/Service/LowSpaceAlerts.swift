@@ -41,9 +41,10 @@ final class LowSpaceAlerts {
         }
     }
 
-    func check(_ snapshot: Snapshot, now: Int64) {
+    /// `override`: the policy of the snapshot's [filesystem] section, over [notify].
+    func check(_ snapshot: Snapshot, policy override: LowSpacePolicy? = nil, now: Int64) {
         let before = alerts[snapshot.path] ?? LowSpaceAlert()
-        let (action, after) = policy.evaluate(snapshot, alert: before, now: now)
+        let (action, after) = (override ?? policy).evaluate(snapshot, alert: before, now: now)
         let place = ControlCharacters.replaced(in: snapshot.mountPoint ?? snapshot.path)
         switch action {
         case .none:

@@ -90,6 +90,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         initial.problem = state.problem
         initial.isDefaults = state.isDefaults
         state = initial
+        applyBarSettings()
         let listening = try SocketSetup.open(at: paths.socket, logger: logger)
         server = try SocketServer(
             listener: listening.socket, boundPath: listening.boundPath, maximumClients: settings.maximumClients, loop: loop, logger: logger,
@@ -193,7 +194,8 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         logPublish(snapshot)
         saveState()
         writeTextfile()
-        alerts?.check(snapshot, now: WallClock.now().secondsSinceEpoch)
+        alerts?.check(snapshot, policy: state.configuration.notifyPolicy(watchedPath: watch.path, snapshot: snapshot, home: ProcessEnvironment.homeDirectory),
+                      now: WallClock.now().secondsSinceEpoch)
         if isReady { notifier.status(statusText) }
         // Each view's frame is encoded once, however many subscribers share it (a few views
         // at most: a list, not a Dictionary, whose code would be more of the binary to page in).
@@ -308,11 +310,18 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
             watch.sampler.setInterval(microseconds: settings.intervalMicroseconds)
             watch.invalidateRenderings()
         }
+        applyBarSettings()
         server?.maximumClients = settings.maximumClients
         alerts?.policy = state.configuration.notify
         writeTextfile()
         saveState()
         saveHistory()
+    }
+
+    /// The configuration's bar settings, for the watches' renderings of the bar formats.
+    private func applyBarSettings() {
+        let profiles = BarProfiles(configuration: state.configuration, home: ProcessEnvironment.homeDirectory)
+        for watch in watches { watch.profiles = profiles }
     }
 
     // MARK: - Clients

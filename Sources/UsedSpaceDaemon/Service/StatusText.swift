@@ -3,10 +3,14 @@ import UsedSpaceCore
 /// The one-line STATUS= shown by `systemctl --user status usedspace`, e.g.
 /// "35.2% used of /home (seq 42)", led by the configuration problem when there is one.
 enum StatusText {
+    /// Each filesystem by its mount point, or by its path where two watched paths share one.
     static func describe(_ snapshots: [Snapshot?], configurationProblem: String? = nil) -> String {
+        let places = snapshots.map { $0.map { $0.mountPoint ?? $0.path } }
         let parts = snapshots.map { snapshot -> String in
             guard let snapshot else { return "sampling…" }
-            let place = ControlCharacters.replaced(in: snapshot.mountPoint ?? snapshot.path)
+            let mountPoint = snapshot.mountPoint ?? snapshot.path
+            let shared = places.filter { $0 == mountPoint }.count > 1
+            let place = ControlCharacters.replaced(in: shared ? snapshot.path : mountPoint)
             switch snapshot.state {
             case .failed:
                 return "failed: \(ControlCharacters.replaced(in: snapshot.error ?? "unknown error")) (seq \(snapshot.seq))"

@@ -18,6 +18,11 @@ final class WatchedPath: ServedWatch {
     /// Renderings of the current snapshot by view, so a publish to a thousand subscribers
     /// renders each view once. Cleared whenever the snapshot changes.
     private var renderings: [String: [String]] = [:]
+    /// The [bar] and [filesystem] settings of the configuration: the bar formats are shown
+    /// as `watch` shows them.
+    var profiles = BarProfiles(configuration: Configuration(), home: nil) {
+        didSet { renderings = [:] }
+    }
 
     /// `published` is called on the loop with each snapshot the thread publishes, in order,
     /// and once after the first sample even when it published nothing new.
@@ -82,7 +87,9 @@ final class WatchedPath: ServedWatch {
         snapshot.configurationProblem = configurationProblem
         let key = view.format.name + (view.details ? "+details" : "")
         if let cached = renderings[key] { return cached }
-        let lines = SnapshotView.lines(snapshot, format: view.format, details: view.details)
+        var options = BarOptions()
+        if case .rendered(let format) = view.format, format.isBar { options = profiles.options(watchedPath: path, snapshot: snapshot) }
+        let lines = SnapshotView.lines(snapshot, format: view.format, details: view.details, options: options)
         renderings[key] = lines
         return lines
     }

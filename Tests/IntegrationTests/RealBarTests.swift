@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+/// The bar configurations of docs/status-bars.md, verbatim, in the real bars: i3blocks
+/// under i3, polybar, and waybar under sway (as an unprivileged user). Each: the block is
+/// shown, follows a real filesystem change, takes the colour of its level, and a left click
+/// on it (and not on another block) shows the details, a right click runs the command.
+/// With USEDSPACE_SCREENSHOTS=1 the screenshots of docs/status-bars.md are taken anew.
+@Suite(.serialized) struct RealBarTests {
+    static let document = DocumentationTests.repository.appendingPathComponent("docs/status-bars.md").path
+
+    /// The fenced block of `language` in the section `heading` of docs/status-bars.md.
+    static func snippet(_ heading: String, _ language: String) throws -> String {
+        let text = try String(contentsOfFile: document, encoding: .utf8)
+        guard let section = text.components(separatedBy: "\n## ").first(where: { $0.hasPrefix(heading + "\n") }),
+              let block = section.components(separatedBy: "```\(language)\n").dropFirst().first?.components(separatedBy: "```").first
+        else { throw HarnessFailure("no \(language) block under ## \(heading) in docs/status-bars.md") }
+        return block
+    }
+
+    static var updateScreenshots: Bool { ProcessInfo.processInfo.environment["USEDSPACE_SCREENSHOTS"] == "1" }
+
+    static func screenshot(_ desktop: BarDesktop, _ name: String, height: Int = 24) throws {
+        guard updateScreenshots else { return }
+        try desktop.screenshot(DocumentationTests.repository.appendingPathComponent("docs/images/\(name).png").path, height: height)
+    }
+
+    /// Waits for a line the bar got, after the first `after`, that satisfies `predicate`.
+    static func line(_ desktop: BarDesktop, after: Int = 0, seconds: Double = 15, _ what: String,
+                     _ predicate: (String) -> Bool, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        var found: String?
+        _ = waitUntil(seconds: seconds) {
+            found = desktop.output.dropFirst(after).last(where: predicate)
+            return found != nil
+        }
+        if found == nil { Issue.record("\(what): no such line; the bar got \(desktop.output.suffix(5))", sourceLocation: sourceLocation) }
+        return found
+    }
+
+    @Test(Prerequisite.root, Prerequisite.enabled(BarDesktop.xAvailable && Prerequisite.hasCommand("i3blocks"),
+                                                  "needs Xvfb, i3, i3blocks, xdotool and imagemagick"))
+    func i3blocks() throws {
+        let desktop = try BarDesktop("i3blocks")
+        try desktop.fill(toPercent: 35)
+        // Our block, then another one to its right that must not toggle ours.
+        let config = try desktop.write(try Self.snippet("i3blocks", "ini") + "\n[other]\nfull_text=other block\n", to: "i3blocks.conf")
+        try desktop.startI3(statusCommand: "i3blocks -c \(config)")
+        let first = Self.line(desktop, "the first update") { $0.contains("full_text") }
+        #expect(first?.contains("%") == true && first?.contains("Used:") == false)
+        usleep(1_000_000)
+        try Self.screenshot(desktop, "i3blocks-collapsed")
+
+        let count1 = desktop.output.count
+        try desktop.click(x: desktop.width - 150, button: 1)
+        #expect(Self.line(desktop, after: count1, "the details after a left click") { $0.contains("Used: ") } != nil)
+        usleep(500_000)
+        try Self.screenshot(desktop, "i3blocks-expanded")
+        let count2 = desktop.output.count
+        try desktop.click(x: desktop.width - 150, button: 1)
+        #expect(Self.line(desktop, after: count2, "collapsed again") { $0.contains("full_text") && !$0.contains("Used:") } != nil)
+
+        // A click on the other block reaches only i3blocks: ours runs not.
+        let before = desktop.output.count
+        try desktop.click(x: desktop.width - 30, button: 1)
+        usleep(1_500_000)
+        #expect(desktop.output.count == before, "a click on another block ran ours: \(desktop.output.suffix(2))")
+
+        // A real change: the follower signals this i3blocks, which runs the block again.
+        try desktop.fill(toPercent: 95)
+        let critical = Self.line(desktop, after: before, seconds: 20, "the critical update") { $0.contains("#FF0000") }
+        #expect(critical?.contains(#""urgent":"true""#) == true)
+        usleep(1_000_000)
+        // i3bar draws an urgent block on its urgent background (#900000), over its colour.
+        #expect(try desktop.pixels(of: "#900000") > 50, "the block is drawn urgent")
+        try Self.screenshot(desktop, "i3blocks-critical")
+
+        try desktop.click(x: desktop.width - 150, button: 3)
+        #expect(waitUntil(seconds: 10) { (try? String(contentsOfFile: desktop.rightClicks, encoding: .utf8))?.contains(desktop.home) == true },
+                "baobab ~ ran on a right click")
+        let i3Log = desktop.logText("i3.log")
+        #expect(!i3Log.contains("ERROR"), "\(i3Log.split(separator: "\n").filter { $0.contains("ERROR") })")
+    }
+
+    @Test(Prerequisite.root, Prerequisite.enabled(BarDesktop.xAvailable && Prerequisite.hasCommand("polybar"),
+                                                  "needs Xvfb, i3, polybar, xdotool and imagemagick"))
+    func polybar() throws {
+        let desktop = try BarDesktop("polybar")
+        try desktop.fill(toPercent: 35)
+        let config = try desktop.write(try Self.snippet("polybar", "ini"), to: "polybar.ini")
+        try desktop.startI3(statusCommand: nil)
+        try desktop.start("polybar", ["-c", config, "main"], logName: "polybar.log")
+        let first = Self.line(desktop, "the first update") { $0.contains("%") }
+        #expect(first?.hasPrefix("%{F") == false, "no colour below the limits: \(first ?? "")")
+        usleep(1_500_000)
+        try Self.screenshot(desktop, "polybar-collapsed")
+
+        let count3 = desktop.output.count
+        try desktop.click(x: desktop.width - 40, button: 1)
+        #expect(Self.line(desktop, after: count3, "the details after a left click") { $0.contains("Used: ") } != nil)
+        let count4 = desktop.output.count
+        try desktop.click(x: desktop.width - 40, button: 1)
+        #expect(Self.line(desktop, after: count4, "collapsed again") { $0.contains("%") && !$0.contains("Used:") } != nil)
+
+        try desktop.fill(toPercent: 95)
+        let critical = Self.line(desktop, after: 0, seconds: 20, "the critical update") { $0.hasPrefix("%{F#FF0000}") }
+        #expect(critical != nil)
+        usleep(1_000_000)
+        #expect(try desktop.pixels(of: "#FF0000") > 50, "the module is drawn red")
+        try Self.screenshot(desktop, "polybar-critical")
+
+        try desktop.click(x: desktop.width - 40, button: 3)
+        #expect(waitUntil(seconds: 10) { (try? String(contentsOfFile: desktop.rightClicks, encoding: .utf8))?.contains(desktop.home) == true },
+                "baobab ~ ran on a right click")
+        #expect(!desktop.logText("polybar.log").contains("error"), "\(desktop.logText("polybar.log"))")
+    }
+
+    @Test(Prerequisite.root, Prerequisite.enabled(BarDesktop.xAvailable && Prerequisite.hasCommand("sway") && Prerequisite.hasCommand("waybar"),
+                                                  "needs Xvfb, sway, waybar, xdotool, imagemagick and useradd"))
+    func waybar() throws {
+        let desktop = try BarDesktop("waybar", asUser: true)
+        try desktop.fill(toPercent: 35)
+        // The user's own style, then the documented rules for the module.
+        let style = "* { font-family: \"DejaVu Sans Mono\"; font-size: 13px; }\nwindow#waybar { background: #222222; color: #dddddd; }\n"
+            + (try Self.snippet("waybar", "css"))
+        try desktop.startSway(waybarConfig: try Self.snippet("waybar", "jsonc"), style: style)
+        let first = Self.line(desktop, seconds: 20, "the first update") { $0.contains("\"text\"") }
+        #expect(first?.contains(#""class":["normal"]"#) == true, "\(first ?? "")")
+        usleep(1_500_000)
+        try Self.screenshot(desktop, "waybar-collapsed", height: 30)
+
+        let count5 = desktop.output.count
+        try desktop.click(x: desktop.width - 40, y: 14, button: 1)
+        #expect(Self.line(desktop, after: count5, "the details after a left click") { $0.contains("Used: ") && $0.contains("\"text\"") } != nil)
+        usleep(1_000_000)
+        try Self.screenshot(desktop, "waybar-expanded", height: 30)
+        try desktop.click(x: desktop.width - 40, y: 14, button: 1)
+
+        try desktop.fill(toPercent: 95)
+        #expect(Self.line(desktop, after: 0, seconds: 20, "the critical update") { $0.contains(#""class":["critical"]"#) } != nil)
+        usleep(1_500_000)
+        #expect(try desktop.pixels(of: "#FF0000", height: 30) > 50, "the module is drawn red (its CSS)")
+        try Self.screenshot(desktop, "waybar-critical", height: 30)
+
+        try desktop.click(x: desktop.width - 40, y: 14, button: 3)
+        #expect(waitUntil(seconds: 10) { (try? String(contentsOfFile: desktop.rightClicks, encoding: .utf8))?.contains(desktop.home) == true },
+                "baobab ~ ran on a right click")
+        let waybarLog = desktop.logText("sway.log")
+        #expect(!waybarLog.contains("[error]"), "\(waybarLog.split(separator: "\n").filter { $0.contains("[error]") })")
+    }
+}
