@@ -45,7 +45,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
               DaemonSettings.clientRange.contains(daemon.maximumClients)
         else { fatalError("daemon settings out of range: \(daemon)") }
         let bar = configuration.bar
-        guard (0...100).contains(bar.barWidth) else { fatalError("bar-width \(bar.barWidth)") }
+        if let width = bar.barWidth, !(0...100).contains(width) { fatalError("bar-width \(width)") }
         for limit in bar.severity.warning + bar.severity.critical { _ = limit.description }
         for stats in extremeFilesystems {
             let snapshot = Snapshot(path: "/x", mountPoint: "/x", fileSystemType: "ext4", stats: stats, state: .fresh, seq: 1,
