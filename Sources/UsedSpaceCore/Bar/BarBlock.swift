@@ -20,6 +20,10 @@ public struct BarBlock: Equatable, Sendable {
     public init(_ snapshot: Snapshot, options: BarOptions, severity: Severity, expanded: Bool) {
         let label = ControlCharacters.replaced(in: options.label)
         instance = snapshot.path
+        // What df cannot show (a fast fill, btrfs metadata that cannot grow) raises the level.
+        let alerts = snapshot.spaceAlerts
+        let severity = max(severity, alerts.first?.severity ?? .normal)
+        let alertMark = alerts.isEmpty ? "" : " \u{26A0} " + alerts.map(\.mark).joined(separator: ", ")
         self.severity = severity
         failed = snapshot.state == .failed || snapshot.stats == nil
         stale = snapshot.state == .stale
@@ -37,10 +41,10 @@ public struct BarBlock: Equatable, Sendable {
                 "Used: " + ByteCountFormat.file(stats.usedBytes),
                 "Free: " + ByteCountFormat.file(stats.freeBytes),
                 "Total: " + ByteCountFormat.file(stats.totalBytes),
-            ] + (snapshot.timeToFull.map { [$0.description] } ?? []) + configurationDetails
-            fullText = label + bar + percent + mark + configurationMark
+            ] + (snapshot.timeToFull.map { [$0.description] } ?? []) + alerts.map(\.detail) + configurationDetails
+            fullText = label + bar + percent + mark + alertMark + configurationMark
             if expanded { fullText += "  " + details.joined(separator: " · ") }
-            shortText = label + percent + (stale ? "?" : "") + (problem == nil ? "" : " \u{26A0}")
+            shortText = label + percent + (stale ? "?" : "") + (problem == nil && alerts.isEmpty ? "" : " \u{26A0}")
             // A warning, or numbers in doubt, are always noteworthy.
             hidden = (options.hideBelow.map { Self.isBelow(fraction, $0) } ?? false) && severity == .normal && !stale && problem == nil
         } else {

@@ -11,12 +11,13 @@ public enum TextRenderer {
         if snapshot.state == .stale {
             line += reason.map { "  (stale: \($0))" } ?? "  (stale)"
         }
-        return line
+        return line + SpaceDetailsText.marks(snapshot)
     }
 
     /// `Used:\t…`, `Free:\t…`, `Total:\t…` in file-style byte counts, then `Inodes:\t…`. Free is
     /// what the user can still write (df's Avail), so with reserved blocks Used + Free < Total.
-    /// With a significant trend, `Trend:\tfull in 3–5 days` follows.
+    /// With a significant trend, `Trend:\tfull in 3–5 days` follows; then a fast fill and a
+    /// btrfs filesystem's allocation (SpaceDetailsText).
     public static func detailLines(_ snapshot: Snapshot) -> [String] {
         guard let stats = snapshot.stats else { return [] }
         return [
@@ -24,7 +25,7 @@ public enum TextRenderer {
             "Free:\t" + ByteCountFormat.file(stats.freeBytes),
             "Total:\t" + ByteCountFormat.file(stats.totalBytes),
             "Inodes:\t" + inodes(stats),
-        ] + (snapshot.timeToFull.map { ["Trend:\t" + $0.description] } ?? [])
+        ] + (snapshot.timeToFull.map { ["Trend:\t" + $0.description] } ?? []) + SpaceDetailsText.detailLines(snapshot)
     }
 
     /// "405,580 used, 16,371,636 free", or "n/a" where the filesystem has no inode table
