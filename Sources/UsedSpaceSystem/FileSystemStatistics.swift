@@ -17,4 +17,12 @@ public enum FileSystemStatistics {
             freeInodes: UInt64(info.f_ffree)
         )
     }
+
+    /// statvfs's `f_fsid`: which filesystem the path is on, as the filesystem itself names
+    /// it (BtrfsFileSystemID reads the btrfs UUID out of it).
+    public static func identifier(of path: String) throws(SystemError) -> UInt64 {
+        var info = statvfs()
+        _ = try SystemCall.retrying("statvfs") { statvfs(path, &info) }
+        return UInt64(info.f_fsid)
+    }
 }
