@@ -60,32 +60,44 @@ public struct BtrfsAllocationReader {
     /// `identity` names the filesystem at the path (its device numbers); nil makes every
     /// call look the directory up again (a one-shot sample).
     public mutating func annotate(_ sample: Sample, identity: String?, now: UInt64 = MonotonicClock.nanoseconds()) -> Sample {
-        guard case .measured(var measurement) = sample, measurement.fileSystemType == "btrfs" else { return sample }
+        guard case .measured(var measurement) = sample, measurement.fileSystemType == "btrfs" else {
+            // Whatever is at the path now, the next btrfs there is looked up afresh.
+            forget(identity: nil)
+            return sample
+        }
         let key = identity.map { $0 + " " + measurement.mountPoint }
-        if key == nil || key != self.identity {
-            self.identity = key
-            sysfs = nil
-            lookedUpAt = nil
-            readAt = nil
-            last = nil
-        }
-        if sysfs == nil, lookedUpAt.map({ now - $0 >= Self.refreshNanoseconds }) ?? true {
-            lookedUpAt = now
-            sysfs = BtrfsSysfs.find(for: measurement.path, root: root)
-        }
-        guard let sysfs else { return sample }
+        if key == nil || key != self.identity { forget(identity: key) }
         let stats = measurement.stats
-        let moved = readFor.map { $0.totalBlocks != stats.totalBlocks || $0.freeBlocks != stats.freeBlocks || $0.availableBlocks != stats.availableBlocks } ?? true
-        if last == nil || moved || readAt.map({ now - $0 >= Self.refreshNanoseconds }) ?? true {
+        // Two tries: a directory that cannot be read any more (another filesystem came to the
+        // path with the same device numbers, which the kernel reuses) is looked up again at once.
+        for _ in 0..<2 {
+            if sysfs == nil {
+                guard lookedUpAt.map({ now - $0 >= Self.refreshNanoseconds }) ?? true else { break }
+                lookedUpAt = now
+                sysfs = BtrfsSysfs.find(for: measurement.path, root: root)
+                last = nil
+            }
+            guard let sysfs else { break }
+            let moved = readFor.map { $0.totalBlocks != stats.totalBlocks || $0.freeBlocks != stats.freeBlocks || $0.availableBlocks != stats.availableBlocks } ?? true
+            guard last == nil || moved || readAt.map({ now - $0 >= Self.refreshNanoseconds }) ?? true else { break }
             readAt = now
             readFor = stats
             last = try? BtrfsAllocationParser.parse(sysfs, statistics: stats)
-            if last == nil {
-                // The directory went (the filesystem was unmounted under us): look again later.
-                self.sysfs = nil
-            }
+            if last != nil { break }
+            // Gone (unmounted under us, or replaced): look again, now and then every minute.
+            self.sysfs = nil
+            if lookedUpAt != now { lookedUpAt = nil }
         }
         measurement.btrfs = last
         return .measured(measurement)
+    }
+
+    private mutating func forget(identity: String?) {
+        self.identity = identity
+        sysfs = nil
+        lookedUpAt = nil
+        readAt = nil
+        readFor = nil
+        last = nil
     }
 }
