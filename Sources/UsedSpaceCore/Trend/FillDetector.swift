@@ -38,7 +38,7 @@ public struct FillDetector: Sendable {
     }
 
     /// The windows judged, in seconds, shortest first.
-    public var windows: [Double] = [10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 450, 600]
+    public var windows: [Double] = [10, 15, 20, 25, 30, 45, 60, 90, 120, 180, 300, 450, 600]
     public var minimumSamples = 6
     public var maximumTau = -0.8
     public var minimumThirdShare = 1.0 / 3.0
