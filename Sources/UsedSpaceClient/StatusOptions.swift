@@ -21,7 +21,8 @@ struct StatusOptions: Equatable {
           -p, --path PATH      measure the filesystem that holds PATH (any file or directory)
           -a, --all            every path the daemon watches (without a daemon: the
                                [daemon] paths of the configuration), one after another
-          -d, --details        also print Used, Free (available to you) and Total
+          -d, --details        also print Used, Free (available to you), Total and the
+                               inodes; a fast fill, and on btrfs the allocation
           -f, --format FORMAT  text (default), json (one object per line), or one update of a
                                status bar's format: i3bar, i3blocks, polybar, waybar
               --no-daemon      sample in this process even when the daemon runs

@@ -27,7 +27,8 @@ struct WatchOptions {
           polybar    exec = usedspace watch --format polybar, tail = true
           waybar     "exec": "usedspace watch --format waybar", "return-type": "json"
         A left click (i3bar, i3blocks) or SIGUSR1 shows or hides Used, Free and Total; a
-        right click or SIGUSR2 runs the --click-right command.
+        right click or SIGUSR2 runs the --click-right command. A fast fill, or btrfs
+        metadata that cannot grow, raises the level whatever the limits say.
 
         Options:
           -p, --path PATH          the filesystem holding PATH
