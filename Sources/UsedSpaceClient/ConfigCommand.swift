@@ -8,9 +8,14 @@ enum ConfigCommand {
         Usage: usedspace config check [--config FILE]
 
         Check the configuration file (default: $XDG_CONFIG_HOME/usedspace/config, usually
-        ~/.config/usedspace/config) and report every problem as FILE:LINE: message. Exit
-        status 0 when it is valid or absent (the defaults apply), 1 when it has problems.
-        See usedspace.conf(5). Apply a valid file with: systemctl --user reload usedspace
+        ~/.config/usedspace/config) and report every problem as FILE:LINE: message: every
+        mistake in it, and then what would fail when it runs: a watched path that does not
+        exist or cannot be measured now, a Prometheus textfile directory that you, or
+        usedspace.service in its sandbox, cannot write (and the drop-in that fixes it).
+        A valid file is summed up section by section, defaults included. Exit status 0 when
+        it is valid and nothing would fail (or there is no file: the defaults apply), 1 when
+        it has problems. See usedspace.conf(5). Apply a valid file with:
+        systemctl --user reload usedspace
         """
 
     static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> Int32 {
@@ -51,42 +56,40 @@ enum ConfigCommand {
             StandardStreams.error("usedspace: neither XDG_CONFIG_HOME nor HOME is set; use --config FILE")
             return ExitStatus.failure
         }
+        let home = ProcessEnvironment.homeDirectory
         let text: String
         do {
-            text = try FileContents.readText(path, limit: ConfigFile.maximumSize + 1)
+            text = try IsolatedFileRead.readText(path, limit: ConfigFile.maximumSize + 1, timeoutMicroseconds: 5_000_000)
         } catch {
-            if case .system(let system) = error, system.isNotFound, explicitPath == nil {
-                StandardStreams.write("\(path): no configuration file; the defaults apply\n")
+            if error.isNotFound, explicitPath == nil {
+                StandardStreams.write("\(path): no configuration file; the defaults apply\n"
+                    + ConfigurationSummary.lines(Configuration(), sectionsInFile: [], home: home).map { "  " + $0 + "\n" }.joined())
                 return ExitStatus.success
             }
             StandardStreams.error("usedspace: \(path): \(error)")
             return ExitStatus.failure
         }
         let problems = Configuration.check(text)
-        guard problems.isEmpty, let configuration = try? Configuration.parse(text) else {
-            for problem in problems {
-                StandardStreams.error("\(path):\(problem.line > 0 ? "\(problem.line):" : "") \(problem.message)")
-            }
+        guard problems.isEmpty, let configuration = try? Configuration.parse(text), let file = try? ConfigFile.parse(text) else {
+            report(problems, in: path)
             return ExitStatus.failure
         }
-        StandardStreams.write("\(path): valid\n" + summary(configuration).map { "  " + $0 + "\n" }.joined())
-        return ExitStatus.success
+        let sections = Set(file.entries.map(\.section))
+        let summary = ConfigurationSummary.lines(configuration, sectionsInFile: sections, home: home).map { "  " + $0 + "\n" }.joined()
+        // Valid as written; what will still fail when it runs is a problem too.
+        let runtime = RuntimeChecks.problems(configuration, file: file, home: home)
+        if runtime.isEmpty {
+            StandardStreams.write("\(path): valid\n" + summary)
+            return ExitStatus.success
+        }
+        StandardStreams.write("\(path): valid, but \(runtime.count == 1 ? "one thing" : "\(runtime.count) things") will fail when it runs:\n" + summary)
+        report(runtime, in: path)
+        return ExitStatus.failure
     }
 
-    /// What the file amounts to, defaults included.
-    static func summary(_ configuration: Configuration) -> [String] {
-        let daemon = configuration.daemon
-        let bar = configuration.bar
-        var lines = [
-            "watched paths: " + daemon.paths.joined(separator: ", "),
-            "interval: \(DurationParser.describe(microseconds: daemon.intervalMicroseconds)), threshold: "
-                + PercentText.oneDecimal(daemon.threshold, padded: false) + "% (\(daemon.threshold.numerator)/\(daemon.threshold.denominator))",
-            "sample timeout: \(DurationParser.describe(microseconds: daemon.sampleTimeoutMicroseconds)), max clients: \(daemon.maximumClients)",
-        ]
-        if let directory = daemon.textfileDirectory { lines.append("Prometheus textfile: \(directory)/usedspace.prom") }
-        if !bar.severity.warning.isEmpty { lines.append("warning at: " + bar.severity.warning.map(\.description).joined(separator: " or ")) }
-        if !bar.severity.critical.isEmpty { lines.append("critical at: " + bar.severity.critical.map(\.description).joined(separator: " or ")) }
-        if let command = bar.rightClickCommand { lines.append("right click runs: \(command)") }
-        return lines
+    private static func report(_ problems: [ConfigError], in path: String) {
+        for problem in problems {
+            StandardStreams.error("\(path):\(problem.line > 0 ? "\(problem.line):" : "") \(problem.message)")
+        }
     }
 }

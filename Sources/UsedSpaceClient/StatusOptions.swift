@@ -76,7 +76,7 @@ struct StatusOptions: Equatable {
             }
         }
         if options.all && options.path != nil {
-            throw .invalidValue(option: "--all", value: "--path", reason: "--all and --path exclude each other", command: "usedspace status")
+            throw .conflicting("--all", "--path", command: "usedspace status")
         }
         return options
     }

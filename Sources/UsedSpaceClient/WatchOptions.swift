@@ -111,7 +111,7 @@ struct WatchOptions {
             }
         }
         if options.all && options.path != nil {
-            throw .invalidValue(option: "--all", value: "--path", reason: "--all and --path exclude each other", command: command)
+            throw .conflicting("--all", "--path", command: command)
         }
         return options
     }

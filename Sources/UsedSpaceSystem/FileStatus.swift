@@ -16,6 +16,11 @@ public struct FileStatus: Equatable, Sendable {
         return FileStatus(info)
     }
 
+    /// Whether anything is at `path` (following symlinks).
+    public static func exists(_ path: String) -> Bool {
+        (try? of(path)) != nil
+    }
+
     public static func of(descriptor: Int32) throws(SystemError) -> FileStatus {
         var info = stat()
         _ = try SystemCall.retrying("fstat") { fstat(descriptor, &info) }

@@ -40,6 +40,5 @@ public enum ProcessControl {
     }
 
     public static var userID: UInt32 { getuid() }
-    public static var processID: Int32 { getpid() }
 }
 

@@ -66,9 +66,6 @@ public final class SamplingThread {
 
     // MARK: - The owner's side
 
-    /// The snapshot now current (restored, published, or stale after a timeout).
-    public var current: Snapshot? { shared.withLock { $0.publisher.current } }
-
     /// Whether a sample (or a timeout) has completed since the thread started.
     public var hasSampled: Bool { shared.withLock { $0.hasSampled } }
 

@@ -16,11 +16,6 @@ public enum UnixSocket {
             case .system(let error): return error.description
             }
         }
-
-        public var errno: Int32? {
-            if case .system(let error) = self { return error.errno }
-            return nil
-        }
     }
 
     static func address(_ path: String) throws(Failure) -> (sockaddr_un, socklen_t) {

@@ -17,23 +17,67 @@ import Testing
         ])
     }
 
-    @Test func configCheckSummarisesAValidFile() throws {
+    @Test func configCheckSummarisesAValidFileSectionBySection() throws {
         let directory = try ScratchDirectory("config-valid")
+        let data = try directory.mountTmpfs(at: "data", options: "size=4m")
         let file = directory.subpath("config")
-        try "[daemon]\npath = ~\npath = /data\ninterval = 2s\nthreshold = 0.1%\n[bar]\nwarn = 80%\ncritical = 5GB\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let result = try CommandRunner.run(CommandRunner.usedspace, ["config", "check", "--config", file])
-        #expect(result.status == 0)
-        #expect(result.stdout.contains("watched paths: ~, /data"))
-        #expect(result.stdout.contains("interval: 2 s, threshold: 0.1% (1/1000)"))
-        #expect(result.stdout.contains("critical at: 5 GB free"))
+        try "[daemon]\npath = ~\npath = \(data)\ninterval = 2s\nthreshold = 0.1%\n[bar]\nwarn = 80%\ncritical = 5GB\n[notify]\nfree-size-below = 2GiB\nsnooze = 1h\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let environment = ["HOME": userHome, "XDG_CONFIG_HOME": directory.subpath("xdg")]
+        let result = try CommandRunner.run(CommandRunner.usedspace, ["config", "check", "--config", file], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "\(file): valid")
+        // Every section, the ones the file leaves out too, with the threshold as written.
+        #expect(lines.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" } == ["[daemon]", "[bar]", "[notify]", "[prometheus]"])
+        #expect(result.stdout.contains("watches ~ (\(userHome)), \(data); samples every 2 s and publishes when the used share moves by 0.1%"))
+        #expect(result.stdout.contains("critical at 5 GB free"))
+        #expect(result.stdout.contains("at most 2 GiB are free") && result.stdout.contains("Ignore snoozes for 1 h"))
+        #expect(result.stdout.contains("[prometheus] (defaults) no textfile"))
+
         let absent = try CommandRunner.run(CommandRunner.usedspace, ["config", "check"], environment: ["XDG_CONFIG_HOME": directory.subpath("none"), "HOME": "/root"])
-        #expect(absent.status == 0 && absent.stdout.contains("no configuration file; the defaults apply"))
+        #expect(absent.status == 0 && absent.stdout.contains("no configuration file; the defaults apply") && absent.stdout.contains("[daemon] (defaults) watches ~ (/root)"))
         let missing = try CommandRunner.run(CommandRunner.usedspace, ["config", "check", "--config", directory.subpath("missing")])
         #expect(missing.status == 1 && missing.stderr.contains("No such file or directory"))
         let huge = directory.subpath("huge")
         try String(repeating: "# padding\n", count: 10_000).write(toFile: huge, atomically: true, encoding: .utf8)
         let tooBig = try CommandRunner.run(CommandRunner.usedspace, ["config", "check", "--config", huge])
         #expect(tooBig.status == 1 && tooBig.stderrLines.count == 1)
+    }
+
+    /// What a valid file will still fail at when it runs: the README's example textfile
+    /// directory is read-only inside usedspace.service's sandbox (until a drop-in opens it),
+    /// /proc takes no files, a watched path that does not exist.
+    @Test func configCheckFindsWhatWillFailAtRunTime() throws {
+        let directory = try ScratchDirectory("config-runtime")
+        let xdg = directory.subpath("xdg")
+        let environment = ["HOME": userHome, "XDG_CONFIG_HOME": xdg]
+        let exporter = directory.subpath("node-exporter")
+        try FileManager.default.createDirectory(atPath: exporter, withIntermediateDirectories: true)
+        let file = directory.subpath("config")
+        try "[daemon]\npath = ~\npath = \(directory.path)/unplugged\n[prometheus]\ntextfile-dir = \(exporter)\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(CommandRunner.usedspace, ["config", "check", "--config", file], environment: environment)
+        #expect(result.status == 1)
+        #expect(result.stdout.hasPrefix("\(file): valid, but 2 things will fail when it runs:"))
+        #expect(result.stderrLines.map(String.init) == [
+            "\(file):3: path: \(directory.path)/unplugged: no such file or directory; the daemon will show it as failed until that changes",
+            "\(file):5: textfile-dir: usedspace.service (ProtectSystem=strict, ProtectHome=read-only) cannot write \(exporter): add a drop-in with `systemctl --user edit usedspace.service` that says [Service] ReadWritePaths=\(exporter), then systemctl --user restart usedspace",
+        ])
+        // The drop-in the message names: then only the unplugged disk is left.
+        try FileManager.default.createDirectory(atPath: xdg + "/systemd/user/usedspace.service.d", withIntermediateDirectories: true)
+        try "[Service]\nReadWritePaths=-\(exporter)\n".write(toFile: xdg + "/systemd/user/usedspace.service.d/override.conf", atomically: true, encoding: .utf8)
+        let opened = try CommandRunner.run(CommandRunner.usedspace, ["config", "check", "--config", file], environment: environment)
+        #expect(opened.stderrLines.count == 1 && opened.stderr.contains("unplugged"), "\(opened.stderr)")
+
+        try "[prometheus]\ntextfile-dir = /proc\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let proc = try CommandRunner.run(CommandRunner.usedspace, ["config", "check", "--config", file], environment: environment)
+        #expect(proc.status == 1)
+        #expect(proc.stderr == "\(file):2: textfile-dir: /proc is on proc (/proc), where no file can be created; choose the node exporter's textfile directory\n")
+        // `~` works in textfile-dir as in path; the state directory is writable in the sandbox.
+        try "[prometheus]\ntextfile-dir = ~/.local/state/usedspace/metrics\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let home = try CommandRunner.run(CommandRunner.usedspace, ["config", "check", "--config", file], environment: environment)
+        #expect(home.status == 0, "\(home.stderr)")
+        #expect(home.stdout.contains("keeps ~/.local/state/usedspace/metrics/usedspace.prom current"))
     }
 
     static func textfile(_ paths: [String], mountTmpfs: Bool) throws -> (DaemonProcess, String, ScratchDirectory) {

@@ -22,7 +22,7 @@ import Testing
         (["--format", "xml"], "invalid value 'xml' for '--format'"),
         (["--path"], "option '--path' of 'usedspace status' needs a value"),
         (["--details=yes"], "option '--details' of 'usedspace status' takes no value"),
-        (["--timeout", "0"], "invalid value '0' for '--timeout': must be from 100 ms to 600 s"),
+        (["--timeout", "0"], "invalid value '0' for '--timeout': must be from 100 ms to 10 min"),
         (["--timeout", "soon"], "not a duration such as 5s, 500ms or 2min"),
         (["--bogus"], "unknown option '--bogus' for 'usedspace status'"),
     ])

@@ -102,3 +102,13 @@ import Testing
         #expect(PasswordFile.homeDirectory(of: 4242, in: Self.passwd) == nil)
     }
 }
+
+@Suite struct LexicalPathTests {
+    @Test(arguments: [
+        ("/a/b/../c/./d/", "/", "/a/c/d"), ("x/y", "/home/u", "/home/u/x/y"), ("../..", "/home/u", "/"), ("/", "/tmp", "/"),
+        ("/..", "/", "/"), ("//a//b", "/", "/a/b"), ("/x/\u{e9}t\u{e9}/..", "/", "/x"), ("a\tb/c d", "/r", "/r/a\tb/c d"),
+    ])
+    func normalisesWithoutTouchingAnyFilesystem(_ path: String, _ current: String, _ expected: String) {
+        #expect(LexicalPath.normalize(path, currentDirectory: current) == expected)
+    }
+}

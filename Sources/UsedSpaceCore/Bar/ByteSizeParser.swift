@@ -2,6 +2,17 @@
 /// Decimal units (KB = 1000, as ByteCountFormatter .file shows them) and binary ones
 /// (KiB = 1024); a bare number is bytes.
 public enum ByteSizeParser {
+    /// A size read back as a person would have written it: the largest unit that divides it
+    /// exactly ("1 GiB", "5 GB", "1536 MiB"), or bytes.
+    public static func describe(_ bytes: UInt64) -> String {
+        let units: [(name: String, factor: UInt64)] = [
+            ("PiB", 1 << 50), ("PB", 1_000_000_000_000_000), ("TiB", 1 << 40), ("TB", 1_000_000_000_000),
+            ("GiB", 1 << 30), ("GB", 1_000_000_000), ("MiB", 1 << 20), ("MB", 1_000_000), ("KiB", 1 << 10), ("KB", 1_000),
+        ]
+        guard bytes > 0, let unit = units.first(where: { bytes % $0.factor == 0 }) else { return "\(bytes) bytes" }
+        return "\(bytes / unit.factor) \(unit.name)"
+    }
+
     public static func parse(_ text: String) -> UInt64? {
         var body = Substring(text).filter { $0 != " " }[...]
         let units: [(suffix: String, factor: UInt64)] = [

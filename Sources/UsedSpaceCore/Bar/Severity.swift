@@ -23,15 +23,31 @@ public enum AlertLimit: Equatable, Sendable, CustomStringConvertible {
 
     /// "80%" (used) or "5GB" (free).
     public init?(_ text: String) {
+        guard let limit = try? Self.parse(text) else { return nil }
+        self = limit
+    }
+
+    /// Why a limit was not understood, saying what would be right.
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func parse(_ text: String) throws(Failure) -> AlertLimit {
         let trimmed = text.filter { $0 != " " }
+        let shown = ControlCharacters.replaced(in: text)
         if trimmed.hasSuffix("%") {
-            guard let fraction = try? ThresholdParser.parse(trimmed) else { return nil }
-            self = .usedAtLeast(fraction)
-        } else if let bytes = ByteSizeParser.parse(trimmed) {
-            self = .freeAtMost(bytes: bytes)
-        } else {
-            return nil
+            do {
+                return .usedAtLeast(try ThresholdParser.parse(trimmed))
+            } catch .outOfRange {
+                throw Failure(description: "'\(shown)' is over 100%: a used percentage is from 0% to 100%, such as 80%")
+            } catch {
+                throw Failure(description: "'\(shown)' is not a used percentage such as 80% (at most 12 decimals)")
+            }
         }
+        guard let bytes = ByteSizeParser.parse(trimmed) else {
+            throw Failure(description: "'\(shown)' is neither a used percentage (80%) nor a free size (5GB, 500MiB)")
+        }
+        return .freeAtMost(bytes: bytes)
     }
 
     public var description: String {

@@ -29,8 +29,10 @@ public enum DurationParser {
         return value
     }
 
-    /// "5 s", "1.5 s", "250 ms": for messages and status lines.
+    /// "5 s", "1.5 s", "250 ms", "10 min", "24 h": for messages and status lines.
     public static func describe(microseconds: UInt64) -> String {
+        if microseconds >= 3_600_000_000 && microseconds % 3_600_000_000 == 0 { return "\(microseconds / 3_600_000_000) h" }
+        if microseconds >= 60_000_000 && microseconds % 60_000_000 == 0 { return "\(microseconds / 60_000_000) min" }
         if microseconds % 1_000_000 == 0 { return "\(microseconds / 1_000_000) s" }
         if microseconds < 1_000_000 && microseconds % 1000 == 0 { return "\(microseconds / 1000) ms" }
         let tenths = (microseconds + 50_000) / 100_000

@@ -8,6 +8,8 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
     case invalidValue(option: String, value: String, reason: String, command: String)
     case unexpectedArgument(String, command: String)
     case valueNotAllowed(option: String, command: String)
+    /// Two options that cannot be given together.
+    case conflicting(String, String, command: String)
 
     public var description: String {
         switch self {
@@ -25,6 +27,8 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
             return "unexpected argument '\(ControlCharacters.replaced(in: argument))' for '\(command)'; see '\(command) --help'"
         case .valueNotAllowed(let option, let command):
             return "option '\(option)' of '\(command)' takes no value"
+        case .conflicting(let first, let second, let command):
+            return "options '\(first)' and '\(second)' of '\(command)' exclude each other; give one of them"
         }
     }
 }

@@ -31,9 +31,8 @@ extension BarOptions {
         let shown = ControlCharacters.replaced(in: value)
         switch key {
         case "warn", "critical":
-            guard let limit = AlertLimit(value) else {
-                throw SettingError("\(key): '\(shown)' is neither a used percentage (80%) nor a free size (5GB)")
-            }
+            let limit: AlertLimit
+            do { limit = try AlertLimit.parse(value) } catch { throw SettingError("\(key): \(error)") }
             if key == "warn" { warning.append(limit) } else { critical.append(limit) }
         case "hysteresis":
             guard let fraction = try? ThresholdParser.parse(value.hasSuffix("%") ? value : value + "%") else {

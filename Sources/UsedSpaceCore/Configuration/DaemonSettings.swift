@@ -11,7 +11,8 @@ public struct DaemonSettings: Equatable, Sendable {
     public var maximumClients = 1024
     /// A connection that completes no request for this long, and is not subscribed, is closed.
     public var idleTimeoutMicroseconds: UInt64 = 10_000_000
-    /// Where to keep a node_exporter textfile (usedspace.prom) current; nil for none.
+    /// Where to keep a node_exporter textfile (usedspace.prom) current (`~` allowed, as in
+    /// `paths`); nil for none.
     public var textfileDirectory: String?
 
     public init() {}
@@ -56,8 +57,8 @@ public struct DaemonSettings: Equatable, Sendable {
         for entry in file.entries where entry.section == "prometheus" {
             switch entry.key {
             case "textfile-dir":
-                guard entry.value.hasPrefix("/") else {
-                    throw ConfigError(line: entry.line, message: "textfile-dir '\(ControlCharacters.replaced(in: entry.value))' must be an absolute path")
+                guard entry.value.hasPrefix("/") || entry.value == "~" || entry.value.hasPrefix("~/") else {
+                    throw ConfigError(line: entry.line, message: "textfile-dir: '\(ControlCharacters.replaced(in: entry.value))' must be an absolute path or start with ~/")
                 }
                 textfileDirectory = entry.value
             default:

@@ -9,4 +9,19 @@ public enum PercentText {
         guard padded, text.count < 5 else { return text }
         return String(repeating: " ", count: 5 - text.count) + text
     }
+
+    /// The fraction as a percentage with as many decimals as it has (at most 12), for
+    /// settings read back to the user: 1/10000 is "0.01", 1/8 is "12.5"; a fraction that
+    /// does not end within 12 decimals is rounded there.
+    public static func exact(_ fraction: Fraction) -> String {
+        let scale: UInt64 = 1_000_000_000_000
+        let hundredths = UInt128(fraction.numerator) * 100 * UInt128(scale)
+        let (quotient, remainder) = hundredths.quotientAndRemainder(dividingBy: UInt128(fraction.denominator))
+        let rounded = quotient + (remainder * 2 >= UInt128(fraction.denominator) ? 1 : 0)
+        let whole = rounded / UInt128(scale)
+        var decimals = String(rounded % UInt128(scale))
+        decimals = String(repeating: "0", count: 12 - decimals.count) + decimals
+        while decimals.hasSuffix("0") { decimals.removeLast() }
+        return decimals.isEmpty ? "\(whole)" : "\(whole).\(decimals)"
+    }
 }

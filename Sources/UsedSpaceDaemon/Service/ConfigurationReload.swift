@@ -1,4 +1,5 @@
 import UsedSpaceCore
+import UsedSpaceSystem
 
 /// What a configuration makes of the daemon: its settings, the watched paths, the
 /// Prometheus textfile, and the reason the file was refused when it was. A reload builds a
@@ -51,7 +52,10 @@ struct ReloadPlan {
             }
         }
         var textfile: BackgroundFileWriter?
-        if let directory = configuration.daemon.textfileDirectory {
+        if let configured = configuration.daemon.textfileDirectory {
+            guard let directory = DaemonSettings.expand(configured, home: ProcessEnvironment.homeDirectory) else {
+                throw DaemonFailure("cannot expand textfile-dir '\(configured)': HOME is not set")
+            }
             textfile = current.textfile?.path == PrometheusTextfile.path(in: directory) ? current.textfile : try factory.makeTextfile(directory: directory)
         }
         for watch in added { try factory.start(watch) }

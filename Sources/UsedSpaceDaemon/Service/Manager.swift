@@ -279,7 +279,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     }
 
     private func saveHistory() {
-        historyFile?.write(tracker.encoded(keeping: Set(watches.compactMap { $0.snapshot?.path })))
+        historyFile?.write(tracker.encoded(keeping: watches.compactMap { $0.snapshot?.path }))
     }
 
     // MARK: - Reload

@@ -10,7 +10,7 @@ import UsedSpaceSystem
 struct StartupFileReader {
     let timeoutMicroseconds: UInt64
     let logger: Logger
-    private var unresponsiveDirectories: Set<String> = []
+    private var unresponsiveDirectories: [String] = []
 
     init(timeoutMicroseconds: UInt64, logger: Logger) {
         self.timeoutMicroseconds = timeoutMicroseconds
@@ -26,7 +26,7 @@ struct StartupFileReader {
             return try IsolatedFileRead.readText(path, limit: limit, timeoutMicroseconds: timeoutMicroseconds)
         } catch {
             if error.isNotFound { return nil }
-            if case .timedOut = error { unresponsiveDirectories.insert(directory) }
+            if case .timedOut = error { unresponsiveDirectories.append(directory) }
             logger.warning("cannot read \(what) \(path): \(error); starting without it, it will be replaced",
                            metadata: ["file": "\(path)", "reason": "\(error)"])
             return nil

@@ -27,7 +27,7 @@ struct TimeToFullTracker {
 
     /// The history file's text, with the histories of `paths` only (watches removed by a
     /// reload are forgotten).
-    func encoded(keeping paths: Set<String>) -> String {
+    func encoded(keeping paths: [String]) -> String {
         HistoryFile.encode(histories.filter { paths.contains($0.key) })
     }
 

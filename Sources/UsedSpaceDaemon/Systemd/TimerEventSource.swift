@@ -30,10 +30,6 @@ final class TimerEventSource {
         sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT))
     }
 
-    func setAccuracy(microseconds: UInt64) {
-        sd_event_source_set_time_accuracy(source, microseconds)
-    }
-
     func cancel() {
         sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
     }

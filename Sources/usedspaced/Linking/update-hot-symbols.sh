@@ -103,7 +103,9 @@ scenario() {
     mkfifo "$work/trace"
     python3 "$work/filter.py" "$work/lines" <"$work/trace" &
     local filter=$!
-    start_group "${launcher[@]}" valgrind --tool=lackey --trace-mem=yes --log-file="$work/trace" \
+    # --fair-sched: under valgrind a sample takes longer than the 100 ms interval, so the
+    # sampling thread never sleeps, and valgrind's default lock let it starve the event loop.
+    start_group "${launcher[@]}" valgrind --tool=lackey --trace-mem=yes --fair-sched=yes --log-file="$work/trace" \
         "$bin/usedspaced" "$@" 2>"$work/$name.log"
     local daemon=${groups[-1]}
     wait_for_daemon
