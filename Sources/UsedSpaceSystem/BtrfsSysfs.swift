@@ -18,8 +18,8 @@ public struct BtrfsSysfs: BtrfsSysfsSource {
     /// nil when none matches, or sysfs cannot be read. The statvfs touches the path's own
     /// filesystem: call this where sampling it is allowed to block.
     public static func find(for path: String, root: String = BtrfsSysfs.root) -> BtrfsSysfs? {
-        guard let fsid = try? FileSystemStatistics.identifier(of: path), let names = try? DirectoryEntries.list(root),
-              let name = BtrfsFileSystemID.directory(for: fsid, among: names)
+        guard let fsid = try? FileSystemStatistics.identifier(of: path),
+              let name = BtrfsFileSystemID.directory(for: fsid, among: DirectoryListing.names(in: root))
         else { return nil }
         return BtrfsSysfs(directory: root + "/" + name)
     }
@@ -28,8 +28,8 @@ public struct BtrfsSysfs: BtrfsSysfsSource {
         try? FileContents.readText(directory + "/" + relativePath, limit: 4096)
     }
 
-    public func entries(_ relativePath: String) -> [String]? {
-        try? DirectoryEntries.list(directory + "/" + relativePath)
+    public func entries(_ relativePath: String) -> [String] {
+        DirectoryListing.names(in: directory + "/" + relativePath)
     }
 }
 

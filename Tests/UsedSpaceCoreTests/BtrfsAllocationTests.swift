@@ -11,7 +11,7 @@ import Testing
         var directories: [String: [String]]
 
         func text(_ relativePath: String) -> String? { files[relativePath] }
-        func entries(_ relativePath: String) -> [String]? { directories[relativePath] }
+        func entries(_ relativePath: String) -> [String] { directories[relativePath] ?? [] }
 
         /// `allocation/<kind>/{total_bytes,bytes_used,disk_total}` (and the profile directory)
         /// for each kind, the reserve, the metadata chunk size and the devices' sizes.

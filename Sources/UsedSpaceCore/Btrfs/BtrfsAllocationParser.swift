@@ -3,8 +3,8 @@
 public protocol BtrfsSysfsSource {
     /// The contents of a file, or nil when it cannot be read.
     func text(_ relativePath: String) -> String?
-    /// The names in a directory, or nil when it cannot be listed.
-    func entries(_ relativePath: String) -> [String]?
+    /// The names in a directory; none when it cannot be listed.
+    func entries(_ relativePath: String) -> [String]
 }
 
 /// Reads a `BtrfsAllocation` from the files of `/sys/fs/btrfs/<fsid>/` (Linux 5.x and
@@ -48,7 +48,7 @@ public enum BtrfsAllocationParser {
     public static func parse(_ source: BtrfsSysfsSource, statistics: FilesystemStats?) throws(Failure) -> BtrfsAllocation {
         var deviceBytes: UInt64 = 0
         var devices = 0
-        for name in (source.entries("devices") ?? []).sorted() {
+        for name in source.entries("devices").sorted() {
             guard let text = source.text("devices/\(name)/size") else { continue }
             let sectors = try number(text, file: "devices/\(name)/size")
             let (bytes, overflow) = sectors.multipliedReportingOverflow(by: 512)
@@ -58,7 +58,7 @@ public enum BtrfsAllocationParser {
         }
         guard devices > 0, deviceBytes > 0 else { throw .noDevices }
 
-        let isMixed = source.entries("allocation")?.contains("mixed") == true
+        let isMixed = source.entries("allocation").contains("mixed")
         let data = try chunks(isMixed ? "mixed" : "data", source)
         let metadata = try isMixed ? data : chunks("metadata", source)
         let system = try chunks("system", source)
@@ -89,7 +89,7 @@ public enum BtrfsAllocationParser {
         func value(_ name: String) throws(Failure) -> UInt64 {
             try number(try read("\(directory)/\(name)", source), file: "\(directory)/\(name)")
         }
-        let profiles = (source.entries(directory) ?? []).filter { profileCopies[$0] != nil }.sorted()
+        let profiles = source.entries(directory).filter { profileCopies[$0] != nil }.sorted()
         return BtrfsAllocation.Chunks(totalBytes: try value("total_bytes"), usedBytes: try value("bytes_used"),
                                       diskTotalBytes: try value("disk_total"), profiles: profiles)
     }
