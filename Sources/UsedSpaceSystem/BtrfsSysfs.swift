@@ -44,7 +44,14 @@ public struct BtrfsAllocationReader {
     /// a directory that could not be found is looked for again.
     public static let refreshNanoseconds: UInt64 = 60_000_000_000
 
-    private var identity: String?
+    /// The filesystem the state below is of: the path's device numbers and its mount point.
+    private struct Identity: Equatable {
+        var major: UInt32
+        var minor: UInt32
+        var mountPoint: String
+    }
+
+    private var identity: Identity?
     private var sysfs: BtrfsSysfs?
     private var lookedUpAt: UInt64?
     private var readAt: UInt64?
@@ -57,16 +64,18 @@ public struct BtrfsAllocationReader {
     }
 
     /// `sample` with its btrfs allocation, when it is a measurement of a btrfs filesystem.
-    /// `identity` names the filesystem at the path (its device numbers); nil makes every
-    /// call look the directory up again (a one-shot sample).
-    public mutating func annotate(_ sample: Sample, identity: String?, now: UInt64 = MonotonicClock.nanoseconds()) -> Sample {
+    /// `device` is the path's device numbers (the resolution's): with the mount point, what
+    /// says the filesystem at the path is the same; nil makes every call look the directory
+    /// up again (a one-shot sample).
+    public mutating func annotate(_ sample: Sample, device: (major: UInt32, minor: UInt32)?,
+                                  now: UInt64 = MonotonicClock.nanoseconds()) -> Sample {
         guard case .measured(var measurement) = sample, measurement.fileSystemType == "btrfs" else {
             // Whatever is at the path now, the next btrfs there is looked up afresh.
-            forget(identity: nil)
+            if identity != nil || sysfs != nil { forget(identity: nil) }
             return sample
         }
-        let key = identity.map { $0 + " " + measurement.mountPoint }
-        if key == nil || key != self.identity { forget(identity: key) }
+        let key = device.map { Identity(major: $0.major, minor: $0.minor, mountPoint: measurement.mountPoint) }
+        if key == nil || key != identity { forget(identity: key) }
         let stats = measurement.stats
         // Two tries: a directory that cannot be read any more (another filesystem came to the
         // path with the same device numbers, which the kernel reuses) is looked up again at once.
@@ -92,7 +101,7 @@ public struct BtrfsAllocationReader {
         return .measured(measurement)
     }
 
-    private mutating func forget(identity: String?) {
+    private mutating func forget(identity: Identity?) {
         self.identity = identity
         sysfs = nil
         lookedUpAt = nil

@@ -17,7 +17,7 @@ public enum ChildProcessSampler {
         func sampleHere() -> Snapshot {
             var btrfs = BtrfsAllocationReader()
             return firstSnapshot(btrfs.annotate(mounts.map { mounts in PathSampler.sample(path, mounts: { () throws(FileReadError) in mounts }) }
-                ?? PathSampler.sample(path), identity: nil))
+                ?? PathSampler.sample(path), device: nil))
         }
         guard let mounts, MountTable.mayHang(path, in: mounts), let pipe = try? FileDescriptor.pipe() else { return sampleHere() }
         let child = fork()

@@ -153,7 +153,7 @@ public final class SamplingThread {
                 _ = clinux_set_timer_slack(UInt(slack))
             }
             var sample = PathSampler.sample(path, reusing: &resolution, sharedFor: interval / 2)
-            sample = btrfs.annotate(sample, identity: resolution.map { "\($0.device.major):\($0.device.minor)" })
+            sample = btrfs.annotate(sample, device: resolution?.device)
             let now = MonotonicClock.nanoseconds()
             let news = shared.withLock { state -> Bool in
                 state.runningSince = nil

@@ -199,4 +199,50 @@ import Testing
         #expect(policy.level(of: Self.exhausted(metadataUsed: 78_000_000), previous: .low) == .ok)     // 31.5 MB
         #expect(policy.level(of: Self.exhausted(metadataUsed: 79_000_000), previous: .ok) == .ok)
     }
+
+    // MARK: - What is news
+
+    static func sample(_ btrfs: BtrfsAllocation?) -> Sample {
+        var measurement = PublishPolicyTests.measurement(used: 500_000, usable: 1_000_000, type: "btrfs")
+        measurement.btrfs = btrfs
+        return .measured(measurement)
+    }
+
+    /// A figure that moved by the threshold's share of the devices (0.01 % of 1,024,242,880
+    /// bytes is 102,424.288) publishes; less does not; the level always does.
+    @Test func aBtrfsFigureIsNewsFromTheThresholdOn() {
+        let policy = PublishPolicy()
+        var before = Self.exhausted(metadataUsed: 50_000_000)
+        #expect(before.deviceBytes == 1_024_242_880)
+        let previous = Snapshot(PublishPolicyTests.measurement(used: 500_000, usable: 1_000_000, type: "btrfs"), seq: 1, source: .daemon)
+        var published = previous
+        published.btrfs = before
+        var after = before
+        after.metadata.usedBytes += 102_424
+        #expect(policy.decide(previous: published, sample: Self.sample(after)) == .noData)
+        after.metadata.usedBytes += 1
+        #expect(policy.decide(previous: published, sample: Self.sample(after)) == .newData)
+        after = before
+        after.metadataLevel = .low
+        #expect(policy.decide(previous: published, sample: Self.sample(after)) == .newData)
+        after = before
+        after.metadata.profiles = ["dup"]
+        #expect(policy.decide(previous: published, sample: Self.sample(after)) == .newData)
+        #expect(policy.decide(previous: published, sample: Self.sample(nil)) == .newData)
+        #expect(policy.decide(previous: previous, sample: Self.sample(before)) == .newData)
+        before.globalReserveBytes += 102_425
+        #expect(policy.decide(previous: published, sample: Self.sample(before)) == .newData)
+    }
+
+    /// The publisher keeps the metadata's level with its hysteresis from one sample to the next.
+    @Test func thePublisherCarriesTheLevelFromSampleToSample() {
+        var publisher = Publisher(policy: PublishPolicy(), source: .daemon)
+        publisher.accept(Self.sample(Self.exhausted(metadataUsed: 100_000_000)))
+        #expect(publisher.current?.btrfs?.metadataLevel == .full)
+        // 13.5 MB free: above 10 % but within the two points that keep "full".
+        publisher.accept(Self.sample(Self.exhausted(metadataUsed: 96_000_000)))
+        #expect(publisher.current?.btrfs?.metadataLevel == .full)
+        publisher.accept(Self.sample(Self.exhausted(metadataUsed: 95_500_000)))
+        #expect(publisher.current?.btrfs?.metadataLevel == .low)
+    }
 }

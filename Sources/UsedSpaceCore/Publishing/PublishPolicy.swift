@@ -48,16 +48,14 @@ public struct PublishPolicy: Equatable, Sendable {
         guard let old, let new else { return (old == nil) != (new == nil) }
         if old.metadataLevel != new.metadataLevel || old.isMixed != new.isMixed || old.data.profiles != new.data.profiles
             || old.metadata.profiles != new.metadata.profiles { return true }
-        let figures: [(UInt64, UInt64)] = [
-            (old.deviceBytes, new.deviceBytes), (old.unallocatedBytes, new.unallocatedBytes),
-            (old.data.totalBytes, new.data.totalBytes), (old.data.usedBytes, new.data.usedBytes),
-            (old.metadata.totalBytes, new.metadata.totalBytes), (old.metadata.usedBytes, new.metadata.usedBytes),
-            (old.system.totalBytes, new.system.totalBytes), (old.globalReserveBytes, new.globalReserveBytes),
-        ]
+        // Figure by figure, without building a collection: this runs at every sample.
         let limit = UInt128(threshold.numerator) * UInt128(max(new.deviceBytes, 1))
-        return figures.contains { a, b in
-            guard a != b else { return false }
-            return UInt128(a > b ? a - b : b - a) * UInt128(threshold.denominator) >= limit
+        func moved(_ a: UInt64, _ b: UInt64) -> Bool {
+            a != b && UInt128(a > b ? a - b : b - a) * UInt128(threshold.denominator) >= limit
         }
+        return moved(old.deviceBytes, new.deviceBytes) || moved(old.unallocatedBytes, new.unallocatedBytes)
+            || moved(old.data.totalBytes, new.data.totalBytes) || moved(old.data.usedBytes, new.data.usedBytes)
+            || moved(old.metadata.totalBytes, new.metadata.totalBytes) || moved(old.metadata.usedBytes, new.metadata.usedBytes)
+            || moved(old.system.totalBytes, new.system.totalBytes) || moved(old.globalReserveBytes, new.globalReserveBytes)
     }
 }

@@ -20,8 +20,11 @@ public struct Publisher: Sendable {
     /// Fed every sample that has a time (between publishes too: the publish threshold hides
     /// the small steps a fill is made of), so a fast fill is news as soon as it is seen.
     private var fillDetector = FillDetector()
-    /// The filesystem the detector's samples are of; another one starts it over.
-    private var fillIdentity: String?
+    /// The filesystem the detector's samples are of (mount point and type; not the size,
+    /// which on some filesystems, ZFS datasets, shrinks as the pool fills): another one
+    /// starts it over.
+    private var fillMountPoint: String?
+    private var fillType: String?
     private let metadataPolicy = BtrfsMetadataPolicy()
 
     /// `restoring` is the snapshot persisted by an earlier run: it is served at once, marked
@@ -97,11 +100,10 @@ public struct Publisher: Sendable {
     }
 
     private mutating func observeFill(_ measurement: Measurement, at monotonicNanoseconds: UInt64?) -> FastFill? {
-        // Not the size: on some filesystems (ZFS datasets) it shrinks as the pool fills.
-        let identity = measurement.mountPoint + "\u{0}" + measurement.fileSystemType
-        if identity != fillIdentity {
+        if measurement.mountPoint != fillMountPoint || measurement.fileSystemType != fillType {
             fillDetector.reset()
-            fillIdentity = identity
+            fillMountPoint = measurement.mountPoint
+            fillType = measurement.fileSystemType
         }
         guard let monotonicNanoseconds else { return nil }
         return fillDetector.observe(seconds: Double(monotonicNanoseconds) / 1e9, availableBytes: measurement.stats.freeBytes)
