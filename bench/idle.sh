@@ -21,6 +21,12 @@
 #
 # Run:  bench/idle.sh            (10 minutes)     DURATION=60 bench/idle.sh   (a quick look)
 # Needs: swift, i3status, python3, socat. Set USEDSPACE_BIN_DIR to use built binaries.
+#
+# IDLE_FS=btrfs (root, btrfs-progs) watches a quiet loop-mounted btrfs instead of the tmpfs,
+# so that the daemon's btrfs allocation reader (sysfs) is part of what is measured.
+# BASELINE_BIN_DIR=DIR runs a second daemon and watch from DIR (an earlier build) at the same
+# moment on the same filesystem, churned the same way, so that "no regression" is judged in
+# the same run.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 duration=${DURATION:-600}
@@ -39,9 +45,17 @@ unset USEDSPACE_SOCKET NOTIFY_SOCKET WATCHDOG_USEC LISTEN_FDS JOURNAL_STREAM
 # A directory of its own on the root filesystem would still see the rest of the machine
 # writing; a small tmpfs keeps "nothing changes" true when run as root.
 watched=$work/quiet
-if [[ $(id -u) == 0 ]] && mount -t tmpfs -o size=16m tmpfs "$watched" 2>/dev/null; then
+if [[ ${IDLE_FS:-tmpfs} == btrfs ]]; then
+    [[ $(id -u) == 0 ]] || { echo "error: IDLE_FS=btrfs needs root (a loop mount)" >&2; exit 1; }
+    truncate -s 512M "$work/btrfs.img"
+    mkfs.btrfs -q -f "$work/btrfs.img" >/dev/null
+    mount -o loop "$work/btrfs.img" "$watched"
+    btrfs filesystem sync "$watched"
+    trap 'cleanup; umount "$watched" 2>/dev/null || true' EXIT
+elif [[ $(id -u) == 0 ]] && mount -t tmpfs -o size=16m tmpfs "$watched" 2>/dev/null; then
     trap 'cleanup; umount "$watched" 2>/dev/null || true' EXIT
 fi
+echo "# watching $watched ($(stat -f -c %T "$watched"))"
 cat >"$work/i3status.conf" <<EOC
 general {
     output_format = "i3bar"
@@ -58,15 +72,28 @@ daemon=$!; pids+=($daemon)
 for _ in $(seq 100); do [[ -S $work/runtime/usedspace.sock ]] && break; sleep 0.05; done
 sleep 0.5
 descriptors() { find /proc/"$1"/fd -mindepth 1 -maxdepth 1 | wc -l; }
+if [[ -n ${BASELINE_BIN_DIR:-} ]]; then
+    mkdir -p "$work/baseline-runtime" "$work/baseline-state"
+    XDG_RUNTIME_DIR=$work/baseline-runtime "$BASELINE_BIN_DIR/usedspaced" --state-dir "$work/baseline-state" --path "$watched" --interval 1s 2>"$work/baseline-daemon.log" &
+    baseline=$!; pids+=($baseline)
+    for _ in $(seq 100); do [[ -S $work/baseline-runtime/usedspace.sock ]] && break; sleep 0.05; done
+fi
 fds_before=$(descriptors "$daemon")
 echo "# churn: ${CHURN_ROUNDS:-20} rounds of every kind of client"
 churn_started=$(date +%s.%N)
 python3 "$repo/bench/lib/churn.py" clients "$work/runtime/usedspace.sock" "$bin" "$watched" "${CHURN_ROUNDS:-20}" >"$work/churn.txt"
+if [[ -n ${BASELINE_BIN_DIR:-} ]]; then
+    XDG_RUNTIME_DIR=$work/baseline-runtime python3 "$repo/bench/lib/churn.py" clients "$work/baseline-runtime/usedspace.sock" "$BASELINE_BIN_DIR" "$watched" "${CHURN_ROUNDS:-20}" >/dev/null
+fi
 echo "# churn: $(awk '$1 == "clients" { print $2 }' "$work/churn.txt") clients in $(python3 -c "import sys, time; print(round(time.time() - float(sys.argv[1]), 1))" "$churn_started") s"
 sleep 1
 fds_after=$(descriptors "$daemon")
 "$bin/usedspace" watch --format i3bar --path "$watched" </dev/null >/dev/null 2>"$work/watch.log" &
 watch=$!; pids+=($watch)
+if [[ -n ${BASELINE_BIN_DIR:-} ]]; then
+    XDG_RUNTIME_DIR=$work/baseline-runtime "$BASELINE_BIN_DIR/usedspace" watch --format i3bar --path "$watched" </dev/null >/dev/null 2>"$work/baseline-watch.log" &
+    baseline_watch=$!; pids+=($baseline_watch)
+fi
 i3status -c "$work/i3status.conf" >/dev/null 2>"$work/i3status.log" &
 i3status=$!; pids+=($i3status)
 sleep 1
@@ -76,21 +103,26 @@ snapshot() {  # pid -> "cpu_nanoseconds switches", over all its threads
     local switches; switches=$(cat /proc/"$1"/task/*/status | awk '/ctxt_switches/ { s += $2 } END { print s }')
     echo "$cpu $switches"
 }
+measured=($daemon $watch $i3status)
+[[ -n ${BASELINE_BIN_DIR:-} ]] && measured+=($baseline $baseline_watch)
 declare -A start
-for p in $daemon $watch $i3status; do start[$p]=$(snapshot "$p"); done
+for p in "${measured[@]}"; do start[$p]=$(snapshot "$p"); done
 echo "# measuring for $duration s (load before: $(cut -d' ' -f1-3 /proc/loadavg))"
 sleep "$duration"
 declare -A end
-for p in $daemon $watch $i3status; do end[$p]=$(snapshot "$p"); done
+for p in "${measured[@]}"; do end[$p]=$(snapshot "$p"); done
 ticks=1000000000
 grep -q ': published ' "$work/daemon.log" && publishes=$(grep -c ': published ' "$work/daemon.log") || publishes=0
-python3 - "$duration" "$ticks" "${start[$daemon]}" "${end[$daemon]}" "${start[$watch]}" "${end[$watch]}" "${start[$i3status]}" "${end[$i3status]}" <<'EOP'
+baseline_args=()
+[[ -n ${BASELINE_BIN_DIR:-} ]] && baseline_args=("${start[$baseline]}" "${end[$baseline]}" "${start[$baseline_watch]}" "${end[$baseline_watch]}")
+python3 - "$duration" "$ticks" "${start[$daemon]}" "${end[$daemon]}" "${start[$watch]}" "${end[$watch]}" "${start[$i3status]}" "${end[$i3status]}" "${baseline_args[@]}" <<'EOP'
 import sys
 duration, ticks = float(sys.argv[1]), int(sys.argv[2])
 def delta(a, b):
     a0, a1 = (int(x) for x in a.split()); b0, b1 = (int(x) for x in b.split())
     return (b0 - a0) / ticks, (b1 - a1)
 d = delta(sys.argv[3], sys.argv[4]); w = delta(sys.argv[5], sys.argv[6]); i = delta(sys.argv[7], sys.argv[8])
+baseline = (delta(sys.argv[9], sys.argv[10]), delta(sys.argv[11], sys.argv[12])) if len(sys.argv) > 12 else None
 minutes = duration / 60
 print(f"| process | CPU time (ms) | wakeups per minute |")
 print(f"| --- | ---: | ---: |")
@@ -102,6 +134,13 @@ ratio = total / i[0] if i[0] > 0 else float("inf")
 print(f"| **usedspace total** | **{total * 1000:.1f}** | **{(d[1] + w[1]) / minutes:.0f}** |")
 print()
 print(f"CPU ratio usedspace / i3status over {duration:.0f} s: {ratio:.2f}x (target <= 0.5x)")
+if baseline:
+    (bd, bw) = baseline
+    btotal = bd[0] + bw[0]
+    print()
+    print(f"| baseline usedspaced (BASELINE_BIN_DIR) | {bd[0] * 1000:.1f} | {bd[1] / minutes:.0f} |")
+    print(f"| baseline usedspace watch | {bw[0] * 1000:.1f} | {bw[1] / minutes:.0f} |")
+    print(f"CPU ratio baseline / i3status: {btotal / i[0]:.2f}x; this build / baseline: {total / btotal:.2f}x" if i[0] > 0 and btotal > 0 else "baseline: no CPU time")
 EOP
 echo "publishes during the run: $publishes (log lines)"
 echo "daemon's open descriptors before / after the churn: $fds_before / $fds_after"

@@ -38,7 +38,7 @@ enum CommandOptions {
     static let all = OptionSpec("--all", short: "a", ["every path the daemon watches (without a daemon: the", "[daemon] paths of the configuration)"])
     static let format = OptionSpec("--format", short: "f", value: "FORMAT", ["text (default), json, or a status bar's: i3bar,", "i3blocks, polybar, waybar"],
                                    completion: .choices(OutputFormat.allCases.map(\.rawValue)))
-    static let details = OptionSpec("--details", short: "d", ["also show Used, Free (available to you) and Total"])
+    static let details = OptionSpec("--details", short: "d", ["also show Used, Free (available to you) and Total;", "a fast fill, and on btrfs the allocation"])
     static let noDaemon = OptionSpec("--no-daemon", ["sample in this process even when the daemon runs"])
     static let config = OptionSpec("--config", value: "FILE", ["read the configuration from FILE"], completion: .file)
 

@@ -37,7 +37,8 @@ struct WatchOptions {
         A left click shows or hides Used, Free and Total, a right click runs the
         --click-right command: i3bar sends clicks to the block; polybar and waybar run
         usedspace click, which reaches this watch and no other (usedspace click --help);
-        SIGUSR1 and SIGUSR2 do the same.
+        SIGUSR1 and SIGUSR2 do the same. A fast fill, or btrfs metadata that cannot grow,
+        raises the level whatever the limits say.
 
         Options:
         \(CommandOptions.helpText(CommandOptions.watch))

@@ -15,8 +15,9 @@ public enum ChildProcessSampler {
     public static func snapshot(_ path: String, timeoutMilliseconds: Int32) -> Snapshot {
         let mounts = try? MountTable.read()
         func sampleHere() -> Snapshot {
-            firstSnapshot(mounts.map { mounts in PathSampler.sample(path, mounts: { () throws(FileReadError) in mounts }) }
-                ?? PathSampler.sample(path))
+            var btrfs = BtrfsAllocationReader()
+            return firstSnapshot(btrfs.annotate(mounts.map { mounts in PathSampler.sample(path, mounts: { () throws(FileReadError) in mounts }) }
+                ?? PathSampler.sample(path), device: nil))
         }
         guard let mounts, MountTable.mayHang(path, in: mounts), let pipe = try? FileDescriptor.pipe() else { return sampleHere() }
         let child = fork()

@@ -18,4 +18,12 @@ public enum FileSystemStatistics {
             readOnly: info.f_flag & UInt(ST_RDONLY) != 0
         )
     }
+
+    /// statvfs's `f_fsid`: which filesystem the path is on, as the filesystem itself names
+    /// it (BtrfsFileSystemID reads the btrfs UUID out of it).
+    public static func identifier(of path: String) throws(SystemError) -> UInt64 {
+        var info = statvfs()
+        _ = try SystemCall.retrying("statvfs") { statvfs(path, &info) }
+        return UInt64(info.f_fsid)
+    }
 }

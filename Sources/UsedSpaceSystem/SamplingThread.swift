@@ -6,7 +6,10 @@ import UsedSpaceCore
 /// `Publisher` (the publish rule: PublishPolicy) whether a sample is news, and wakes its
 /// owner only then. On a quiet filesystem that means no wakeup of the owner at all: the
 /// thread wakes, makes one stat and one statvfs (the path's resolution is kept while its
-/// device and inode stay the same), and sleeps again.
+/// device and inode stay the same), and sleeps again. Every sample feeds the publisher's
+/// fast-fill detector, so a fill made of steps below the publish threshold is seen as soon
+/// as it is sustained; on btrfs, the allocation is read from sysfs when statvfs's figures
+/// moved (BtrfsAllocationReader).
 ///
 /// A call that hangs (a dead network mount) blocks only this thread, and no second sample
 /// of the path is started meanwhile. The thread cannot say so itself; the owner asks
@@ -131,6 +134,7 @@ public final class SamplingThread {
 
     private static func run(path: String, _ shared: ConditionLock<State>, _ wake: EventCounter) {
         var resolution: PathSampler.Resolution?
+        var btrfs = BtrfsAllocationReader()
         var slack: UInt64 = 0
         while true {
             let interval: UInt64? = shared.wait { state in
@@ -148,7 +152,8 @@ public final class SamplingThread {
                 slack = wanted
                 _ = clinux_set_timer_slack(UInt(slack))
             }
-            let sample = PathSampler.sample(path, reusing: &resolution, sharedFor: interval / 2)
+            var sample = PathSampler.sample(path, reusing: &resolution, sharedFor: interval / 2)
+            sample = btrfs.annotate(sample, device: resolution?.device)
             let now = MonotonicClock.nanoseconds()
             let news = shared.withLock { state -> Bool in
                 state.runningSince = nil
@@ -156,7 +161,8 @@ public final class SamplingThread {
                 state.nextTick = max(state.nextTick + state.intervalNanoseconds, now)
                 let first = !state.hasSampled
                 state.hasSampled = true
-                guard state.publisher.accept(sample) != .noData, let published = state.publisher.current else { return first }
+                // Every sample feeds the fast-fill detector; only news wakes the owner.
+                guard state.publisher.accept(sample, monotonicNanoseconds: now) != .noData, let published = state.publisher.current else { return first }
                 state.published.append(published)
                 return true
             }

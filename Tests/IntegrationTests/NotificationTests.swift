@@ -77,6 +77,29 @@ struct NotificationTests {
         #expect(waitUntil(seconds: 5) { Self.shownCount(daemon) == 1 })
     }
 
+    /// A fast fill is told once (not at every publish while it goes on), and its
+    /// notification is taken down when the fill stops.
+    @Test func aFastFillIsNotifiedOnceAndWithdrawnWhenItStops() throws {
+        let session = try Session()
+        let scratch = try ScratchDirectory("notify-fill")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=1000000000")
+        let daemon = try DaemonProcess(arguments: ["--path", mount, "--interval", "1s"],
+                                       environment: ["DBUS_SESSION_BUS_ADDRESS": session.busAddress])
+        try daemon.waitUntilAnswering()
+        sleep(3)
+        let writer = try SteadyWriter(path: mount + "/download", bytesPerSecond: 20_000_000)
+        #expect(waitUntil(seconds: 30) { daemon.stderrText.value.contains("showed a fast-fill notification") }, "\(daemon.stderrText.value)")
+        #expect(waitUntil(seconds: 5) { session.displayed == 1 })
+        sleep(3)
+        writer.stop()
+        #expect(waitUntil(seconds: 20) { daemon.stderrText.value.contains("fast-fill alert on \(mount) is over; notification withdrawn") })
+        #expect(waitUntil(seconds: 5) { session.displayed == 0 }, "taken down")
+        #expect(daemon.stderrText.value.components(separatedBy: "showed a fast-fill notification").count == 2, "once")
+        let shown = try session.shown()
+        #expect(shown.count == 1 && shown[0].summary == "Disk filling fast on \(mount)", "\(shown)")
+        #expect(shown.first?.body.hasPrefix("Space is going at 20 MB/s (seen for ") == true, "\(shown)")
+    }
+
     @Test func withoutASessionBusItLogsOnceAndCarriesOn() throws {
         let scratch = try ScratchDirectory("notify-nobus")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")

@@ -83,8 +83,8 @@ import Testing
     final class Presenter: NotificationPresenter {
         var shown: [String] = []
         var withdrawn: [String] = []
-        func show(path: String, summary: String, body: String) { shown.append(summary) }
-        func withdraw(path: String) { withdrawn.append(path) }
+        func show(key: String, kind: String, path: String, summary: String, body: String) { shown.append(summary) }
+        func withdraw(key: String) { withdrawn.append(key) }
     }
 
     final class Keeper: FileKeeper {

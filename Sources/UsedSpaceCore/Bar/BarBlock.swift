@@ -26,6 +26,10 @@ public struct BarBlock: Equatable, Sendable {
         let context = options.templateContext(snapshot, barCells: barCells)
         let templates = options.templates
         instance = snapshot.path
+        // What df cannot show (a fast fill, btrfs metadata that cannot grow) raises the level.
+        let alerts = snapshot.spaceAlerts
+        let severity = max(severity, alerts.first?.severity ?? .normal)
+        let alertMark = alerts.isEmpty ? "" : " \u{26A0} " + alerts.map(\.mark).joined(separator: ", ")
         self.severity = severity
         failed = snapshot.state == .failed || snapshot.stats == nil
         stale = snapshot.state == .stale
@@ -37,11 +41,11 @@ public struct BarBlock: Equatable, Sendable {
         let configurationDetails = problem.map { ["Configuration refused: " + $0] } ?? []
         if let stats = snapshot.stats, let fraction = stats.usedFraction {
             if let lines = templates.details {
-                details = BarTemplates.lines(lines, context) + configurationDetails
+                details = BarTemplates.lines(lines, context) + alerts.map(\.detail) + configurationDetails
             } else {
                 details = ["Used: " + options.unit.format(stats.usedBytes), "Free: " + options.unit.format(stats.freeBytes),
                            "Total: " + options.unit.format(stats.totalBytes)]
-                    + (snapshot.timeToFull.map { [$0.description] } ?? []) + configurationDetails
+                    + (snapshot.timeToFull.map { [$0.description] } ?? []) + alerts.map(\.detail) + configurationDetails
             }
             let own = templates.forLevel(severity)?.text(context)
                 ?? label + (barCells > 0 ? ProgressBar.render(fraction, width: barCells, glyphs: options.glyphs) + " " : "")
@@ -55,11 +59,13 @@ public struct BarBlock: Equatable, Sendable {
             } else {
                 fullText = own
             }
+            let warningMark = problem == nil && alerts.isEmpty ? "" : " \u{26A0}"
             if templates.setsText {
-                shortText = fullText + (problem == nil ? "" : " \u{26A0}")
+                shortText = fullText + warningMark
             } else {
-                shortText = label + PercentText.oneDecimal(fraction, padded: false) + "%" + (stale ? "?" : "") + (problem == nil ? "" : " \u{26A0}")
+                shortText = label + PercentText.oneDecimal(fraction, padded: false) + "%" + (stale ? "?" : "") + warningMark
             }
+            if !fullText.isEmpty { fullText += alertMark }
             fullText += configurationMark
             if expanded && !fullText.isEmpty { fullText += "  " + details.joined(separator: " · ") }
         } else {

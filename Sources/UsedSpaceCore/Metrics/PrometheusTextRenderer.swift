@@ -17,13 +17,13 @@ public enum PrometheusTextRenderer {
             Family(name: "usedspace_reserved_bytes", help: "Free bytes reserved for root."),
             Family(name: "usedspace_used_ratio", help: "used / (used + avail): df's Use% as a ratio."),
             Family(name: "usedspace_inodes", help: "Inodes by state (used, free), where the filesystem has an inode table."),
-            Family(name: "usedspace_time_to_full_seconds", help: "When the filesystem will be full at its current trend, as a range (bound=lower|upper); absent without a significant trend."),
+            Family(name: "usedspace_time_to_full_seconds", help: "When the filesystem will be full at its current trend, as a range (bound=lower|upper), or at the rate of a fast fill when that is sooner; absent without either."),
             Family(name: "usedspace_snapshot_seq", help: "Sequence number of the published snapshot."),
             Family(name: "usedspace_snapshot_timestamp_seconds", help: "When the numbers were sampled, in seconds since the epoch."),
         ]
         func add(_ index: Int, _ labels: String, _ value: String) { families[index].series.append((labels, value)) }
         for snapshot in snapshots {
-            let labels = "path=\(quoted(snapshot.path)),mountpoint=\(quoted(snapshot.mountPoint ?? "")),fstype=\(quoted(snapshot.fileSystemType ?? ""))"
+            let labels = seriesLabels(snapshot)
             add(0, labels, snapshot.state == .failed ? "0" : "1")
             add(1, labels, snapshot.state == .stale ? "1" : "0")
             if let stats = snapshot.stats {
@@ -37,19 +37,24 @@ public enum PrometheusTextRenderer {
                     add(7, labels + ",state=\"free\"", String(stats.freeInodes))
                 }
             }
-            if let estimate = snapshot.timeToFull, snapshot.state == .fresh {
+            if let estimate = snapshot.shownTimeToFull, snapshot.state == .fresh {
                 add(8, labels + ",bound=\"lower\"", String(estimate.lowerSeconds))
                 add(8, labels + ",bound=\"upper\"", String(estimate.upperSeconds))
             }
             add(9, labels, String(snapshot.seq))
             add(10, labels, String(snapshot.sampledAt.secondsSinceEpoch))
         }
+        families += spaceDetailFamilies(snapshots)
         var text = ""
         for family in families where !family.series.isEmpty {
             text += "# HELP \(family.name) \(family.help)\n# TYPE \(family.name) gauge\n"
             for series in family.series { text += "\(family.name){\(series.labels)} \(series.value)\n" }
         }
         return text
+    }
+
+    static func seriesLabels(_ snapshot: Snapshot) -> String {
+        "path=\(quoted(snapshot.path)),mountpoint=\(quoted(snapshot.mountPoint ?? "")),fstype=\(quoted(snapshot.fileSystemType ?? ""))"
     }
 
     /// A label value: backslash, double quote and newline escaped, as the format requires.

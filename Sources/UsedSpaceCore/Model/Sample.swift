@@ -6,6 +6,9 @@ public struct Measurement: Equatable, Sendable {
     public var fileSystemType: String
     public var stats: FilesystemStats
     public var sampledAt: Timestamp
+    /// How a btrfs filesystem has allocated its devices (read from sysfs beside the
+    /// statvfs); nil on other filesystems, or when it could not be read.
+    public var btrfs: BtrfsAllocation?
 
     public init(path: String, mountPoint: String, fileSystemType: String, stats: FilesystemStats, sampledAt: Timestamp) {
         self.path = path

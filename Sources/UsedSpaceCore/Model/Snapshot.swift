@@ -18,6 +18,11 @@ public struct Snapshot: Equatable, Sendable {
     /// When the filesystem will be full at its trend, as of `sampledAt`; nil without a
     /// significant trend (docs/time-to-full.md).
     public var timeToFull: TimeToFull?
+    /// A fill caught in the last seconds to minutes (FillDetector), as of `sampledAt`; nil
+    /// when nothing is filling the filesystem fast. Only a fresh snapshot has one.
+    public var fastFill: FastFill?
+    /// How the btrfs filesystem has allocated its devices; nil on other filesystems.
+    public var btrfs: BtrfsAllocation?
     /// Why the daemon that served this snapshot is not running the configuration file as
     /// written (FILE:LINE: message, and what runs instead): a mistake the user must see.
     /// Not part of the filesystem's state: never persisted.
@@ -49,6 +54,7 @@ public struct Snapshot: Equatable, Sendable {
             path: measurement.path, mountPoint: measurement.mountPoint, fileSystemType: measurement.fileSystemType,
             stats: measurement.stats, state: .fresh, seq: seq, sampledAt: measurement.sampledAt, source: source
         )
+        btrfs = measurement.btrfs
     }
 
     public var usedFraction: Fraction? { stats?.usedFraction }

@@ -45,6 +45,8 @@ public enum SnapshotCodec {
             json.add("full_lower_seconds", Int(estimate.lowerSeconds))
             json.add("full_upper_seconds", Int(estimate.upperSeconds))
         }
+        if let fill = snapshot.fastFill { json.addRaw("fast_fill", SpaceDetailsCodec.encode(fill)) }
+        if let btrfs = snapshot.btrfs { json.addRaw("btrfs", SpaceDetailsCodec.encode(btrfs)) }
         if let problem = snapshot.configurationProblem { json.add("config_error", problem) }
         return json.finish()
     }
@@ -108,6 +110,11 @@ public enum SnapshotCodec {
         )
         snapshot.configurationProblem = try optionalString("config_error", in: value)
         snapshot.notMounted = try flag("not_mounted", in: value)
+        if let fill = value["fast_fill"], !fill.isNull { snapshot.fastFill = try SpaceDetailsCodec.decodeFastFill(fill) }
+        if let btrfs = value["btrfs"], !btrfs.isNull {
+            guard stats != nil else { throw .invalid("btrfs", reason: "is there without the block counts") }
+            snapshot.btrfs = try SpaceDetailsCodec.decodeBtrfs(btrfs)
+        }
         return snapshot
     }
 

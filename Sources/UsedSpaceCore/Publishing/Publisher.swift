@@ -1,6 +1,8 @@
 /// The publish rule, in one place: keeps the last published snapshot of one path and decides,
 /// for each sample, whether it is news (`PublishPolicy`: the used rate moved by at least the
-/// threshold, up or down, or the state, the mount or the size changed), and what the new
+/// threshold, up or down, or the state, the mount or the size changed; a btrfs allocation
+/// figure moved by the threshold's share of the devices, or its metadata level changed; the
+/// fast-fill detector's verdict appeared, changed its text or ended), and what the new
 /// snapshot is (the next seq; a timeout keeps the last numbers, marked stale; a watched mount
 /// point found on another filesystem is "not mounted"). Pure.
 ///
@@ -15,6 +17,15 @@ public struct Publisher: Sendable {
     /// Set once the watched path has been seen to be a mount point of its own: from then
     /// on, finding it on another filesystem means its filesystem went away.
     private var watchesAMountPoint = false
+    /// Fed every sample that has a time (between publishes too: the publish threshold hides
+    /// the small steps a fill is made of), so a fast fill is news as soon as it is seen.
+    private var fillDetector = FillDetector()
+    /// The filesystem the detector's samples are of (mount point and type; not the size,
+    /// which on some filesystems, ZFS datasets, shrinks as the pool fills): another one
+    /// starts it over.
+    private var fillMountPoint: String?
+    private var fillType: String?
+    private let metadataPolicy = BtrfsMetadataPolicy()
 
     /// `restoring` is the snapshot persisted by an earlier run: it is served at once, marked
     /// stale until the first sample, and its `seq` carries on so clients never see it go back.
@@ -24,6 +35,7 @@ public struct Publisher: Sendable {
         if var restored {
             restored.state = restored.stats == nil ? .failed : .stale
             restored.source = source
+            restored.fastFill = nil
             current = restored
             watchesAMountPoint = restored.mountPoint == restored.path
         }
@@ -39,23 +51,35 @@ public struct Publisher: Sendable {
     }
 
     /// Applies one sample; when the decision publishes, `current` is the new snapshot.
+    /// `monotonicNanoseconds` is when it was taken (CLOCK_MONOTONIC), for the fast-fill
+    /// detector; a sample without it is not fed to the detector.
     @discardableResult
-    public mutating func accept(_ sample: Sample) -> PublishDecision {
+    public mutating func accept(_ sample: Sample, monotonicNanoseconds: UInt64? = nil) -> PublishDecision {
         var sample = sample
-        if case .measured(let measurement) = sample {
+        var fill: FastFill?
+        if case .measured(var measurement) = sample {
             if measurement.mountPoint == measurement.path {
                 watchesAMountPoint = true
             } else if watchesAMountPoint {
                 sample = .failed(.notMounted(path: measurement.path, underlying: measurement.mountPoint), path: measurement.path,
                                  mountPoint: nil, fileSystemType: nil, at: measurement.sampledAt)
             }
+            if case .measured = sample {
+                if var btrfs = measurement.btrfs {
+                    btrfs.metadataLevel = metadataPolicy.level(of: btrfs, previous: current?.btrfs?.metadataLevel ?? .ok)
+                    measurement.btrfs = btrfs
+                    sample = .measured(measurement)
+                }
+                fill = observeFill(measurement, at: monotonicNanoseconds)
+            }
         }
-        let decision = policy.decide(previous: current, sample: sample)
+        let decision = policy.decide(previous: current, sample: sample, fastFill: fill)
         guard decision != .noData else { return decision }
         let seq = (current?.seq ?? 0) &+ 1
         switch sample {
         case .measured(let measurement):
             current = Snapshot(measurement, seq: seq, source: source)
+            current?.fastFill = fill
         case .failed(let error, let path, let mountPoint, let fileSystemType, let time):
             if case .timedOut = error, let previous = current, previous.stats != nil, previous.path == path {
                 // The filesystem may only be slow: its last numbers are still the best we have.
@@ -63,6 +87,7 @@ public struct Publisher: Sendable {
                 stale.state = .stale
                 stale.seq = seq
                 stale.error = error.description
+                stale.fastFill = nil
                 current = stale
             } else {
                 current = Snapshot(
@@ -76,5 +101,15 @@ public struct Publisher: Sendable {
             }
         }
         return decision
+    }
+
+    private mutating func observeFill(_ measurement: Measurement, at monotonicNanoseconds: UInt64?) -> FastFill? {
+        if measurement.mountPoint != fillMountPoint || measurement.fileSystemType != fillType {
+            fillDetector.reset()
+            fillMountPoint = measurement.mountPoint
+            fillType = measurement.fileSystemType
+        }
+        guard let monotonicNanoseconds else { return nil }
+        return fillDetector.observe(seconds: Double(monotonicNanoseconds) / 1e9, availableBytes: measurement.stats.freeBytes)
     }
 }

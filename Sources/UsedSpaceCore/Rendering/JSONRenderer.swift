@@ -1,5 +1,7 @@
 /// `--format json`: one object per snapshot, on one line, with the keys of the contract
-/// (DESIGN.md). Numbers a failed snapshot does not have are null.
+/// (DESIGN.md). Numbers a failed snapshot does not have are null. `time_to_full` carries the
+/// fast fill when the slow estimate has nothing to say (Snapshot.shownTimeToFull);
+/// `fast_fill` and `btrfs` are there only when there is one.
 public enum JSONRenderer {
     /// `text`: what a `--template` made of the snapshot, written as the key "text".
     public static func render(_ snapshot: Snapshot, text: String? = nil) -> String {
@@ -18,7 +20,7 @@ public enum JSONRenderer {
         json.add("total_inodes", stats.flatMap { $0.totalInodes > 0 ? $0.totalInodes : nil })
         json.add("used_inodes", stats?.usedInodes)
         json.add("free_inodes", stats.flatMap { $0.totalInodes > 0 ? $0.freeInodes : nil })
-        if let estimate = snapshot.timeToFull {
+        if let estimate = snapshot.shownTimeToFull {
             var range = JSONObjectWriter()
             range.add("lower_seconds", Int(estimate.lowerSeconds))
             range.add("upper_seconds", Int(estimate.upperSeconds))
@@ -27,6 +29,8 @@ public enum JSONRenderer {
         } else {
             json.addRaw("time_to_full", "null")
         }
+        if let fill = snapshot.fastFill, snapshot.state == .fresh { json.addRaw("fast_fill", SpaceDetailsJSON.fastFill(fill)) }
+        if let btrfs = snapshot.btrfs { json.addRaw("btrfs", SpaceDetailsJSON.btrfs(btrfs)) }
         json.add("seq", snapshot.seq)
         json.add("sampled_at", snapshot.sampledAt.rfc3339)
         json.add("state", snapshot.state.rawValue)

@@ -18,21 +18,24 @@ public enum TextRenderer {
         }
         let own = templates.forLevel(severity)?.text(context)
             ?? (cells > 0 ? ProgressBar.render(fraction, width: cells, glyphs: options.glyphs) + " " : "") + PercentText.oneDecimal(fraction) + "%"
+        let marks = SpaceDetailsText.marks(snapshot)
         if snapshot.state == .stale {
-            if let stale = templates.stale { return stale.text(context) }
-            return own + (reason.map { "  (stale: \($0))" } ?? "  (stale)")
+            if let stale = templates.stale { return stale.text(context) + marks }
+            return own + (reason.map { "  (stale: \($0))" } ?? "  (stale)") + marks
         }
-        if let limit = options.hideBelow, severity == .normal,
+        // A fast fill or btrfs metadata that cannot grow is never hidden below a limit.
+        if let limit = options.hideBelow, severity == .normal, marks.isEmpty,
            UInt128(fraction.numerator) * UInt128(limit.denominator) < UInt128(limit.numerator) * UInt128(fraction.denominator) {
             return templates.below?.text(context) ?? ""
         }
-        return own
+        return own + marks
     }
 
     /// `Used:\t…`, `Free:\t…`, `Total:\t…` in file-style byte counts (or the `unit`), then
     /// `Inodes:\t…`. Free is what the user can still write (df's Avail), so with reserved
     /// blocks Used + Free < Total. With a significant trend, `Trend:\tfull in 3–5 days`
-    /// follows. `template-details` replaces them all.
+    /// follows; then a fast fill and a btrfs filesystem's allocation (SpaceDetailsText).
+    /// `template-details` replaces them all.
     public static func detailLines(_ snapshot: Snapshot, options: BarOptions = BarOptions()) -> [String] {
         guard let stats = snapshot.stats else { return [] }
         if let details = options.templates.details {
@@ -44,7 +47,7 @@ public enum TextRenderer {
             "Free:\t" + unit.format(stats.freeBytes),
             "Total:\t" + unit.format(stats.totalBytes),
             "Inodes:\t" + inodes(stats),
-        ] + (snapshot.timeToFull.map { ["Trend:\t" + $0.description] } ?? [])
+        ] + (snapshot.timeToFull.map { ["Trend:\t" + $0.description] } ?? []) + SpaceDetailsText.detailLines(snapshot)
     }
 
     /// "405,580 used, 16,371,636 free", or "n/a" where the filesystem has no inode table

@@ -1,10 +1,12 @@
 import Logging
 import UsedSpaceCore
 
-/// Shows and withdraws desktop notifications (DesktopNotifier, over the session bus).
+/// Shows and withdraws desktop notifications (DesktopNotifier, over the session bus). `key`
+/// names one notification (a later one with the same key replaces it); `kind` and `path`
+/// are for the log.
 protocol NotificationPresenter: AnyObject {
-    func show(path: String, summary: String, body: String)
-    func withdraw(path: String)
+    func show(key: String, kind: String, path: String, summary: String, body: String)
+    func withdraw(key: String)
 }
 
 /// Keeps a file's latest contents on disk (BackgroundFileWriter).
@@ -51,10 +53,10 @@ final class LowSpaceAlerts {
             break
         case .notify(let summary, let body):
             logger.notice("low disk space on \(place): \(body)", metadata: ["path": "\(snapshot.path)", "summary": "\(summary)"])
-            presenter.show(path: snapshot.path, summary: summary, body: body)
+            presenter.show(key: snapshot.path, kind: "low-space", path: snapshot.path, summary: summary, body: body)
         case .withdraw:
             logger.notice("disk space recovered on \(place); notification withdrawn", metadata: ["path": "\(snapshot.path)"])
-            presenter.withdraw(path: snapshot.path)
+            presenter.withdraw(key: snapshot.path)
         }
         if after != before {
             alerts[snapshot.path] = after
@@ -65,7 +67,7 @@ final class LowSpaceAlerts {
     /// "Ignore" was chosen on the notification of `path`.
     func ignore(_ path: String, now: Int64) {
         alerts[path] = policy.snoozed(alerts[path] ?? LowSpaceAlert(), now: now)
-        logger.info("low-space notifications for \(path) snoozed", metadata: ["path": "\(path)"])
+        logger.info("low-space notification ignored; snoozing", metadata: ["path": "\(path)"])
         save()
     }
 

@@ -28,6 +28,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     private var tracker = TimeToFullTracker()
     private var heartbeat: TimerEventSource?
     private var alerts: LowSpaceAlerts?
+    private var spaceAlerts: SpaceAlertNotifications?
     private var desktop: DesktopNotifier?
 
     private var server: SocketServer?
@@ -80,9 +81,14 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
             policy: state.configuration.notify,
             alerts: LowSpaceAlerts.decode(reader.read(alertsPath, limit: 1 << 20, what: "the alerts file"), file: alertsPath, logger: logger),
             presenter: desktop, file: alertsFile, logger: logger)
-        desktop.onIgnore = { [unowned alerts] path in alerts.ignore(path, now: WallClock.now().secondsSinceEpoch) }
+        let spaceAlerts = SpaceAlertNotifications(policy: state.configuration.notify, presenter: desktop, logger: logger)
+        desktop.onIgnore = { [unowned alerts, unowned spaceAlerts] key in
+            let now = WallClock.now().secondsSinceEpoch
+            if SpaceAlertNotifications.parse(key) != nil { spaceAlerts.ignore(key, now: now) } else { alerts.ignore(key, now: now) }
+        }
         self.desktop = desktop
         self.alerts = alerts
+        self.spaceAlerts = spaceAlerts
         heartbeat = try TimerEventSource(loop: loop, accuracyMicroseconds: 60_000_000) { [unowned self] in self.beat() }
         heartbeat?.schedule(afterMicroseconds: TimeToFullTracker.heartbeatMicroseconds)
 
@@ -196,6 +202,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         writeTextfile()
         alerts?.check(snapshot, policy: state.configuration.notifyPolicy(watchedPath: watch.path, snapshot: snapshot, home: ProcessEnvironment.homeDirectory),
                       now: WallClock.now().secondsSinceEpoch)
+        spaceAlerts?.check(snapshot, now: WallClock.now().secondsSinceEpoch)
         if isReady { notifier.status(statusText) }
         // Each view's frame is encoded once, however many subscribers share it (a few views
         // at most: a list, not a Dictionary, whose code would be more of the binary to page in).
@@ -226,6 +233,11 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         }
         if let error = snapshot.error { metadata["reason"] = "\(error)" }
         if let estimate = snapshot.timeToFull { metadata["time_to_full"] = "\(estimate)" }
+        if let fill = snapshot.fastFill { metadata["fast_fill"] = "\(fill)" }
+        if let btrfs = snapshot.btrfs {
+            metadata["btrfs_unallocated_bytes"] = "\(btrfs.unallocatedBytes)"
+            metadata["btrfs_metadata_state"] = "\(btrfs.metadataLevel.rawValue)"
+        }
         let summary = PublishSummary.describe(snapshot)
         switch snapshot.state {
         case .fresh: logger.info("published \(summary)", metadata: metadata)
@@ -313,6 +325,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         applyBarSettings()
         server?.maximumClients = settings.maximumClients
         alerts?.policy = state.configuration.notify
+        spaceAlerts?.policy = state.configuration.notify
         writeTextfile()
         saveState()
         saveHistory()

@@ -17,7 +17,7 @@ enum StatusText {
             case .fresh, .stale:
                 let percent = snapshot.usedFraction.map { PercentText.oneDecimal($0, padded: false) + "%" } ?? "?"
                 let stale = snapshot.state == .stale ? ", stale" : ""
-                return "\(percent) used of \(place) (seq \(snapshot.seq)\(stale))"
+                return "\(percent) used of \(place) (seq \(snapshot.seq)\(stale))" + SpaceDetailsText.marks(snapshot)
             }
         }
         let status = parts.joined(separator: "; ")
@@ -38,6 +38,8 @@ enum PublishSummary {
         var text = "\(place)\(type): \(PercentText.oneDecimal(fraction, padded: false))% used, "
             + "\(ByteCountFormat.file(stats.freeBytes)) free of \(ByteCountFormat.file(stats.totalBytes)) (seq \(snapshot.seq))"
         if let estimate = snapshot.timeToFull { text += ", \(estimate)" }
+        if let fill = snapshot.fastFill { text += ", \(fill)" }
+        if let btrfs = snapshot.btrfs { text += ", btrfs: \(ByteCountFormat.file(btrfs.unallocatedBytes)) unallocated, metadata \(btrfs.metadataLevel.rawValue)" }
         if snapshot.state == .stale, let reason = snapshot.error { text += "; \(ControlCharacters.replaced(in: reason))" }
         return text
     }

@@ -15,10 +15,10 @@ final class DesktopNotifier: NotificationPresenter {
     private var bus: OpaquePointer?
     private var actionSlot: OpaquePointer?
     private var closedSlot: OpaquePointer?
-    /// The server's id of the notification shown for each path.
+    /// The server's id of the notification shown for each key.
     private var shown: [String: UInt32] = [:]
     private var failing = false
-    /// Called with the path whose notification's "Ignore" was chosen.
+    /// Called with the key whose notification's "Ignore" was chosen.
     var onIgnore: (String) -> Void = { _ in }
 
     init(loop: EventLoop, logger: Logger) {
@@ -28,13 +28,13 @@ final class DesktopNotifier: NotificationPresenter {
 
     deinit { closeBus() }
 
-    /// Shows a notification for `path`, replacing the one already shown for it.
-    func show(path: String, summary: String, body: String) {
+    /// Shows a notification for `key`, replacing the one already shown for it.
+    func show(key: String, kind: String, path: String, summary: String, body: String) {
         guard let bus = openBus() else { return }
         var message: OpaquePointer?
         var result = sd_bus_message_new_method_call(bus, &message, Self.service, Self.objectPath, Self.service, "Notify")
         if result >= 0, let message {
-            result = Self.appendNotify(message, replaces: shown[path] ?? 0, summary: summary, body: body)
+            result = Self.appendNotify(message, replaces: shown[key] ?? 0, summary: summary, body: body)
         }
         guard result >= 0, let message else {
             sd_bus_message_unref(message)
@@ -42,10 +42,10 @@ final class DesktopNotifier: NotificationPresenter {
             return
         }
         defer { sd_bus_message_unref(message) }
-        let context = Unmanaged.passRetained(CallContext(notifier: self, path: path)).toOpaque()
+        let context = Unmanaged.passRetained(CallContext(notifier: self, key: key, kind: kind, path: path)).toOpaque()
         result = sd_bus_call_async(bus, nil, message, { reply, userdata, _ in
             let context = Unmanaged<CallContext>.fromOpaque(userdata!).takeRetainedValue()
-            context.notifier?.received(reply, for: context.path)
+            context.notifier?.received(reply, for: context)
             return 0
         }, context, 25_000_000)
         if result < 0 {
@@ -54,9 +54,9 @@ final class DesktopNotifier: NotificationPresenter {
         }
     }
 
-    /// Takes down the notification shown for `path`, if any.
-    func withdraw(path: String) {
-        guard let id = shown.removeValue(forKey: path), let bus = openBus() else { return }
+    /// Takes down the notification shown for `key`, if any.
+    func withdraw(key: String) {
+        guard let id = shown.removeValue(forKey: key), let bus = openBus() else { return }
         var message: OpaquePointer?
         guard sd_bus_message_new_method_call(bus, &message, Self.service, Self.objectPath, Self.service, "CloseNotification") >= 0,
               let message else { return }
@@ -112,14 +112,18 @@ final class DesktopNotifier: NotificationPresenter {
 
     private final class CallContext {
         weak var notifier: DesktopNotifier?
+        let key: String
+        let kind: String
         let path: String
-        init(notifier: DesktopNotifier, path: String) {
+        init(notifier: DesktopNotifier, key: String, kind: String, path: String) {
             self.notifier = notifier
+            self.key = key
+            self.kind = kind
             self.path = path
         }
     }
 
-    private func received(_ reply: OpaquePointer?, for path: String) {
+    private func received(_ reply: OpaquePointer?, for context: CallContext) {
         guard let reply else { return }
         if sd_bus_message_is_method_error(reply, nil) > 0 {
             let error = sd_bus_message_get_error(reply)
@@ -130,12 +134,12 @@ final class DesktopNotifier: NotificationPresenter {
         }
         var id: UInt32 = 0
         guard sd_bus_message_read_basic(reply, Self.type("u"), &id) > 0 else { return }
-        shown[path] = id
+        shown[context.key] = id
         if failing {
             failing = false
             logger.notice("desktop notifications work again")
         }
-        logger.info("showed a low-space notification", metadata: ["path": "\(path)", "notification_id": "\(id)"])
+        logger.info("showed a \(context.kind) notification", metadata: ["path": "\(context.path)", "kind": "\(context.kind)", "notification_id": "\(id)"])
     }
 
     private func actionInvoked(_ message: OpaquePointer?) {
@@ -143,18 +147,15 @@ final class DesktopNotifier: NotificationPresenter {
         var key: UnsafePointer<CChar>?
         guard let message, sd_bus_message_read_basic(message, Self.type("u"), &id) > 0,
               sd_bus_message_read_basic(message, Self.type("s"), &key) > 0, let key,
-              let path = shown.first(where: { $0.value == id })?.key
+              let shownKey = shown.first(where: { $0.value == id })?.key
         else { return }
-        if String(cString: key) == "ignore" {
-            logger.info("low-space notification ignored; snoozing", metadata: ["path": "\(path)"])
-            onIgnore(path)
-        }
+        if String(cString: key) == "ignore" { onIgnore(shownKey) }
     }
 
     private func notificationClosed(_ message: OpaquePointer?) {
         var id: UInt32 = 0
         guard let message, sd_bus_message_read_basic(message, Self.type("u"), &id) > 0 else { return }
-        if let path = shown.first(where: { $0.value == id })?.key { shown[path] = nil }
+        if let key = shown.first(where: { $0.value == id })?.key { shown[key] = nil }
     }
 
     // MARK: - Helpers

@@ -1,0 +1,48 @@
+/// The detail lines beyond df's numbers, for `--details`: a fast fill, and how a btrfs
+/// filesystem has allocated its devices (what `btrfs filesystem usage` shows, in brief).
+public enum SpaceDetailsText {
+    /// `Filling:\t120 MB/s — full in about 6 minutes`, then for btrfs:
+    /// `Unallocated:\t12.3 GB of 500 GB`, `Data:\t…`, `Metadata:\t… (DUP), cannot grow`.
+    public static func detailLines(_ snapshot: Snapshot) -> [String] {
+        var lines: [String] = []
+        if let fill = snapshot.fastFill, snapshot.state == .fresh {
+            lines.append("Filling:\t\(ByteCountFormat.file(fill.bytesPerSecond))/s \u{2014} "
+                         + TimeToFull.describe(lowerSeconds: fill.secondsToFull, upperSeconds: fill.secondsToFull))
+        }
+        if let btrfs = snapshot.btrfs {
+            lines.append("Unallocated:\t\(ByteCountFormat.file(btrfs.unallocatedBytes)) of \(ByteCountFormat.file(btrfs.deviceBytes))")
+            if btrfs.isMixed {
+                lines.append("Data+Metadata:\t\(chunks(btrfs.data)) (mixed)")
+            } else {
+                lines.append("Data:\t\(chunks(btrfs.data))")
+                lines.append("Metadata:\t\(chunks(btrfs.metadata))" + metadataState(btrfs))
+            }
+        }
+        return lines
+    }
+
+    /// "310.2 GB used of 320 GB (single)".
+    static func chunks(_ chunks: BtrfsAllocation.Chunks) -> String {
+        let profiles = chunks.profiles.isEmpty ? "" : " (" + chunks.profiles.map(profileName).joined(separator: ", ") + ")"
+        return "\(ByteCountFormat.file(chunks.usedBytes)) used of \(ByteCountFormat.file(chunks.totalBytes))" + profiles
+    }
+
+    static func metadataState(_ btrfs: BtrfsAllocation) -> String {
+        switch btrfs.metadataLevel {
+        case .ok: return btrfs.metadataCanGrow ? "" : ", cannot grow"
+        case .low: return ", cannot grow, running low"
+        case .full: return ", cannot grow, nearly full"
+        }
+    }
+
+    /// As btrfs-progs writes profiles: "single", "DUP", "RAID1".
+    static func profileName(_ name: String) -> String {
+        name == "single" ? name : name.uppercased()
+    }
+
+    /// "  ⚠ filling fast, btrfs metadata full" after a status line; empty without alerts.
+    public static func marks(_ snapshot: Snapshot) -> String {
+        let alerts = snapshot.spaceAlerts
+        return alerts.isEmpty ? "" : "  \u{26A0} " + alerts.map(\.mark).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// Fills caught in seconds, end to end: a real tmpfs, a writer at a fixed rate, the daemon
+/// at its default 5 s interval, and everything that shows the fill (JSON, details, a
+/// subscribed bar, Prometheus, `watch` without a daemon); then the writer stops and all of
+/// it falls silent.
+@Suite(.serialized) struct FastFillServiceTests {
+    static func json(_ daemon: DaemonProcess) -> [String: Any]? {
+        try? ProtocolClient(path: daemon.socketPath).request("status format=json").json
+    }
+
+    /// The issue's target: a steady 50 MB/s with 10 GB free is flagged within 30 s.
+    @Test(Prerequisite.root) func aSteadyFillIsCaughtWithinHalfAMinuteAndFallsSilentWhenItStops() throws {
+        let scratch = try ScratchDirectory("fast-fill")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=10000000000")
+        let metrics = scratch.subpath("metrics")
+        let daemon = try DaemonProcess(arguments: ["--path", mount, "--textfile-dir", metrics])
+        try daemon.waitUntilAnswering()
+        let environment = ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": userHome, "PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": "/nonexistent"]
+        let bar = try WatchProcess(["--path", mount, "--format", "i3bar"], environment: environment)
+        let direct = try WatchProcess(["--path", mount, "--format", "json", "--no-daemon"], environment: environment)
+        try direct.waitForLine()
+        sleep(10)
+        #expect(Self.json(daemon)?["fast_fill"] == nil, "a quiet disk is not filling")
+
+        let started = Date()
+        let writer = try SteadyWriter(path: mount + "/runaway.log", bytesPerSecond: 50_000_000)
+        var flagged: [String: Any]?
+        _ = waitUntil(seconds: 60) {
+            flagged = Self.json(daemon).flatMap { $0["fast_fill"] == nil ? nil : $0 }
+            return flagged != nil
+        }
+        let detection = Date().timeIntervalSince(started)
+        let json = try #require(flagged, "not flagged within 60 s")
+        print("measured: 50 MB/s with 10 GB free flagged after \(String(format: "%.1f", detection)) s (default interval, 5 s)")
+        #expect(detection <= 30, "flagged after \(detection) s")
+        let fill = try #require(json["fast_fill"] as? [String: Any])
+        let rate = try #require((fill["bytes_per_second"] as? NSNumber)?.intValue)
+        #expect((45_000_000...55_000_000).contains(rate), "\(fill)")
+        let free = try #require((json["free_bytes"] as? NSNumber)?.doubleValue)
+        let seconds = try #require((fill["seconds_to_full"] as? NSNumber)?.doubleValue)
+        #expect(abs(seconds - free / Double(rate)) <= 1, "seconds to full is what is free at that rate")
+        #expect((fill["text"] as? String)?.hasPrefix("filling at ") == true)
+        // No slow estimate on a fresh history: time_to_full carries the fill.
+        let range = try #require(json["time_to_full"] as? [String: Any])
+        #expect((range["upper_seconds"] as? NSNumber)?.doubleValue == seconds)
+
+        let details = try ProtocolClient(path: daemon.socketPath).request("status details").lines
+        #expect(details.first?.hasSuffix("\u{26A0} filling fast") == true && details.contains { $0.hasPrefix("Filling:\t") }, "\(details)")
+        let urgent = try bar.waitForLine(timeout: 10) { $0.contains("filling fast") }
+        #expect(urgent.contains(##""color":"#FF0000""##) && urgent.contains(#""urgent":true"#), "\(urgent)")
+        #expect(waitUntil(seconds: 10) {
+            ((try? String(contentsOfFile: metrics + "/usedspace.prom", encoding: .utf8)) ?? "").contains("usedspace_fast_fill_bytes_per_second{path=\"\(mount)\"")
+        })
+        // `watch` without a daemon samples on a thread of its own, with the same detector.
+        try direct.waitForLine(timeout: 30) { WatchProcess.json($0)?["fast_fill"] is [String: Any] }
+
+        writer.stop()
+        let stopped = Date()
+        print("measured: \(writer.written.value / 1_000_000) MB written")
+        #expect(waitUntil(seconds: 30) { Self.json(daemon).map { $0["fast_fill"] == nil } ?? false })
+        let silence = Date().timeIntervalSince(stopped)
+        print("measured: silent \(String(format: "%.1f", silence)) s after the writer stopped")
+        #expect(silence <= 20)
+        let calm = try bar.waitForLine(after: bar.lines.count - 1, timeout: 10) { !$0.contains("filling fast") && $0.contains("%") }
+        #expect(!calm.contains(#""urgent":true"#), "\(calm)")
+        #expect(!(try String(contentsOfFile: metrics + "/usedspace.prom", encoding: .utf8)).contains("usedspace_fast_fill_bytes_per_second{"))
+    }
+}
