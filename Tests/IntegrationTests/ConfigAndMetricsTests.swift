@@ -11,7 +11,7 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderrLines.map(String.init) == [
             "\(file):2: unknown key 'intervall' in [daemon]; the keys are path, interval, threshold, sample-timeout, max-clients, idle-timeout",
-            "\(file):3: path: 'relative' must be an absolute path or start with ~/",
+            "\(file):3: path: 'relative' must be an absolute path, start with ~/, or be auto (every real filesystem mounted)",
             "\(file):6: color-warning: 'yellow' is not a colour such as #FF0000 (or none)",
             "\(file):8: unknown section [nope]; the sections are [daemon], [bar], [notify], [prometheus], [filesystem PATH]",
         ])

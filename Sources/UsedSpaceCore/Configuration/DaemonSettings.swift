@@ -4,6 +4,10 @@ public struct DaemonSettings: Equatable, Sendable {
     /// Paths to watch, as written (`~` and `~/…` are the home directory); the first is the
     /// default for clients that name none.
     public var paths: [String] = ["~"]
+    /// `path = auto`: also watch every real filesystem mounted (RealFilesystems), following
+    /// mounts and unmounts; the explicit paths come first, and a filesystem one of them is
+    /// on is not watched twice.
+    public var followsMounts = false
     public var intervalMicroseconds: UInt64 = 5_000_000
     public var threshold: Fraction = PublishPolicy.defaultThreshold
     /// How long one statvfs may take before the snapshot is served as stale.
@@ -25,11 +29,12 @@ public struct DaemonSettings: Equatable, Sendable {
     /// Applies the [daemon] section; unknown keys are errors (a typo must not pass silently).
     public mutating func apply(_ file: ConfigFile) throws(ConfigError) {
         var paths: [String] = []
+        var auto = false
         for entry in file.entries where entry.section == "daemon" {
             do {
                 switch entry.key {
                 case "path":
-                    paths.append(try Self.validatedPath(entry.value))
+                    if entry.value == Self.automaticPath { auto = true } else { paths.append(try Self.validatedPath(entry.value)) }
                 case "interval":
                     intervalMicroseconds = try Self.duration(entry.value, in: Self.intervalRange)
                 case "threshold":
@@ -53,7 +58,10 @@ public struct DaemonSettings: Equatable, Sendable {
                 throw ConfigError(line: entry.line, message: "\(error)")
             }
         }
-        if !paths.isEmpty { self.paths = paths }
+        if !paths.isEmpty || auto {
+            self.paths = paths
+            followsMounts = auto
+        }
         for entry in file.entries where entry.section == "prometheus" {
             switch entry.key {
             case "textfile-dir":
@@ -72,9 +80,12 @@ public struct DaemonSettings: Equatable, Sendable {
         init(_ message: String) { self.message = message }
     }
 
+    /// The value of `path` (and `--path`) that means every real filesystem mounted.
+    public static let automaticPath = "auto"
+
     static func validatedPath(_ value: String) throws(SettingError) -> String {
         guard value == "~" || value.hasPrefix("~/") || value.hasPrefix("/") else {
-            throw SettingError("'\(ControlCharacters.replaced(in: value))' must be an absolute path or start with ~/")
+            throw SettingError("'\(ControlCharacters.replaced(in: value))' must be an absolute path, start with ~/, or be auto (every real filesystem mounted)")
         }
         return value
     }

@@ -30,6 +30,9 @@ public struct Snapshot: Equatable, Sendable {
     /// Failed because nothing is mounted where a filesystem was (an unplugged disk), or the
     /// path is gone: what `template-not-mounted` shows.
     public var notMounted = false
+    /// The daemon stopped watching this filesystem (`path = auto` saw it unmounted): the last
+    /// snapshot of its path, after which no update comes for it.
+    public var watchEnded = false
 
     public init(
         path: String, mountPoint: String?, fileSystemType: String?, stats: FilesystemStats?,

@@ -37,6 +37,7 @@ public enum SnapshotCodec {
             if stats.readOnly { json.add("read_only", true) }
         }
         if snapshot.notMounted { json.add("not_mounted", true) }
+        if snapshot.watchEnded { json.add("watch_ended", true) }
         json.add("state", snapshot.state.rawValue)
         json.add("seq", snapshot.seq)
         json.add("sampled_at", snapshot.sampledAt.rfc3339)
@@ -110,6 +111,7 @@ public enum SnapshotCodec {
         )
         snapshot.configurationProblem = try optionalString("config_error", in: value)
         snapshot.notMounted = try flag("not_mounted", in: value)
+        snapshot.watchEnded = try flag("watch_ended", in: value)
         if let fill = value["fast_fill"], !fill.isNull { snapshot.fastFill = try SpaceDetailsCodec.decodeFastFill(fill) }
         if let btrfs = value["btrfs"], !btrfs.isNull {
             guard stats != nil else { throw .invalid("btrfs", reason: "is there without the block counts") }

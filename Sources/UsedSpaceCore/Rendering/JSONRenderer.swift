@@ -1,7 +1,7 @@
 /// `--format json`: one object per snapshot, on one line, with the keys of the contract
 /// (DESIGN.md). Numbers a failed snapshot does not have are null. `time_to_full` carries the
 /// fast fill when the slow estimate has nothing to say (Snapshot.shownTimeToFull);
-/// `fast_fill` and `btrfs` are there only when there is one.
+/// `fast_fill` and `btrfs` are there only when there is one, `watch_ended` only when true.
 public enum JSONRenderer {
     /// `text`: what a `--template` made of the snapshot, written as the key "text".
     public static func render(_ snapshot: Snapshot, text: String? = nil) -> String {
@@ -36,6 +36,7 @@ public enum JSONRenderer {
         json.add("state", snapshot.state.rawValue)
         json.add("source", snapshot.source.rawValue)
         if let error = snapshot.error { json.add("error", error) }
+        if snapshot.watchEnded { json.add("watch_ended", true) }
         if let problem = snapshot.configurationProblem { json.add("config_error", problem) }
         if let text { json.add("text", text) }
         return json.finish()
