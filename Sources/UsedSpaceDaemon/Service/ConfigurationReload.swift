@@ -15,6 +15,9 @@ struct ConfiguredState {
     /// The configuration is the defaults (with the command line's options) because the file
     /// was refused at start-up.
     var isDefaults = false
+    /// The mount points `path = auto` added to the configured paths, in the order of the
+    /// mount table (each is also a watch's `configuredPath`).
+    var automaticPaths: [String] = []
 
     var settings: DaemonSettings { configuration.daemon }
 }
@@ -37,15 +40,17 @@ struct ReloadPlan {
     /// Builds the state `configuration` asks for, keeping the watches of `current` that it
     /// keeps (their snapshots, histories and subscribers stay). Everything that can fail
     /// happens here, the new watches' threads started last; what was made is released when
-    /// the plan is dropped (a watch's thread ends with it).
+    /// the plan is dropped (a watch's thread ends with it). `automatic`: the mount points
+    /// `path = auto` watches now (AutomaticWatches), after the configured paths; a change of
+    /// the mount table is a plan like a reload's, with the same configuration.
     static func prepare(_ configuration: Configuration, replacing current: ConfiguredState,
-                        factory: ConfiguredStateFactory) throws -> ReloadPlan {
+                        factory: ConfiguredStateFactory, automatic: [String] = []) throws -> ReloadPlan {
         var watches: [WatchedPath] = []
         var added: [WatchedPath] = []
-        for configured in configuration.daemon.paths {
+        for configured in configuration.daemon.paths + automatic where !watches.contains(where: { $0.configuredPath == configured }) {
             if let existing = current.watches.first(where: { $0.configuredPath == configured }) {
                 watches.append(existing)
-            } else if !watches.contains(where: { $0.configuredPath == configured }) {
+            } else {
                 let watch = try factory.makeWatch(configuredPath: configured, settings: configuration.daemon)
                 watches.append(watch)
                 added.append(watch)
@@ -60,7 +65,8 @@ struct ReloadPlan {
         }
         for watch in added { try factory.start(watch) }
         let removed = current.watches.filter { old in !watches.contains { $0 === old } }
-        return ReloadPlan(state: ConfiguredState(configuration: configuration, watches: watches, textfile: textfile, problem: nil),
+        return ReloadPlan(state: ConfiguredState(configuration: configuration, watches: watches, textfile: textfile, problem: nil,
+                                                 automaticPaths: automatic.filter { !configuration.daemon.paths.contains($0) }),
                           removed: removed, added: added)
     }
 }

@@ -4,6 +4,8 @@ import UsedSpaceCore
 /// after a reload.
 struct DaemonOptions: Equatable {
     var paths: [String] = []
+    /// `--path auto`: every real filesystem mounted, followed (DaemonSettings.followsMounts).
+    var followsMounts = false
     var intervalMicroseconds: UInt64?
     var threshold: Fraction?
     var sampleTimeoutMicroseconds: UInt64?
@@ -32,6 +34,10 @@ struct DaemonOptions: Equatable {
         Options:
           --path PATH            watch the filesystem holding PATH (repeat for several;
                                  default: ~, or the config file's [daemon] path lines)
+          --path auto            also watch every real filesystem mounted (as
+                                 `usedspace list` shows them), following mounts and
+                                 unmounts as they happen; with other --path options, a
+                                 filesystem one of them is on is not watched twice
           --interval DURATION    sample every DURATION (default 5s; e.g. 1s, 500ms, 2min)
           --threshold RATE       publish when the used rate moves by at least RATE
                                  (default 0.0001, i.e. 0.01%; 0 publishes every sample)
@@ -74,8 +80,12 @@ struct DaemonOptions: Equatable {
                 switch name {
                 case "--path":
                     let value = try scanner.value(of: name, inline: inline)
+                    if value == DaemonSettings.automaticPath {
+                        options.followsMounts = true
+                        continue
+                    }
                     guard value.hasPrefix("/") || value == "~" || value.hasPrefix("~/") else {
-                        throw .invalidValue(option: name, value: value, reason: "the path must be absolute", command: command)
+                        throw .invalidValue(option: name, value: value, reason: "the path must be absolute, or auto", command: command)
                     }
                     options.paths.append(value)
                 case "--interval":
@@ -133,7 +143,10 @@ struct DaemonOptions: Equatable {
     /// Settings: defaults, then the config file, then these options.
     func applied(to base: DaemonSettings) -> DaemonSettings {
         var settings = base
-        if !paths.isEmpty { settings.paths = paths }
+        if !paths.isEmpty || followsMounts {
+            settings.paths = paths
+            settings.followsMounts = followsMounts
+        }
         if let intervalMicroseconds { settings.intervalMicroseconds = intervalMicroseconds }
         if let threshold { settings.threshold = threshold }
         if let sampleTimeoutMicroseconds { settings.sampleTimeoutMicroseconds = sampleTimeoutMicroseconds }

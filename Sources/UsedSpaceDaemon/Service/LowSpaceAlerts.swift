@@ -73,6 +73,18 @@ final class LowSpaceAlerts {
 
     func alert(for path: String) -> LowSpaceAlert? { alerts[path] }
 
+    /// The daemon stopped watching `path` (unmounted): a notification about its space would
+    /// speak of a filesystem that is gone, so it is taken down. A snooze is kept, for a disk
+    /// that comes back.
+    func retire(_ path: String) {
+        guard var alert = alerts[path], alert.active else { return }
+        alert.active = false
+        alerts[path] = alert
+        logger.notice("\(ControlCharacters.replaced(in: path)) is no longer watched; low-space notification withdrawn", metadata: ["path": "\(path)"])
+        presenter.withdraw(key: path)
+        save()
+    }
+
     private func save() {
         file.write(LowSpaceAlertCodec.encode(alerts))
     }

@@ -30,6 +30,8 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     private var alerts: LowSpaceAlerts?
     private var spaceAlerts: SpaceAlertNotifications?
     private var desktop: DesktopNotifier?
+    /// With `path = auto`: the mount table, followed.
+    private var mountWatcher: MountWatcher?
 
     private var server: SocketServer?
     private var connections: [ObjectIdentifier: ClientConnection] = [:]
@@ -92,7 +94,8 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         heartbeat = try TimerEventSource(loop: loop, accuracyMicroseconds: 60_000_000) { [unowned self] in self.beat() }
         heartbeat?.schedule(afterMicroseconds: TimeToFullTracker.heartbeatMicroseconds)
 
-        var initial = try ReloadPlan.prepare(state.configuration, replacing: state, factory: self).state
+        var initial = try ReloadPlan.prepare(state.configuration, replacing: state, factory: self,
+                                             automatic: try automaticPaths(for: state.configuration)).state
         initial.problem = state.problem
         initial.isDefaults = state.isDefaults
         state = initial
@@ -281,7 +284,8 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     }
 
     private func saveHistory() {
-        historyFile?.write(tracker.encoded(keeping: watches.compactMap { $0.snapshot?.path }))
+        let cutoff = settings.followsMounts ? WallClock.now().secondsSinceEpoch - TimeToFullTracker.unmountedRetentionSeconds : nil
+        historyFile?.write(tracker.encoded(keeping: watches.compactMap { $0.snapshot?.path }, recordedSince: cutoff))
     }
 
     // MARK: - Reload
@@ -293,7 +297,8 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         defer { notifier.ready(status: statusText) }
         let plan: ReloadPlan
         do {
-            plan = try ReloadPlan.prepare(try loader.load(), replacing: state, factory: self)
+            let configuration = try loader.load()
+            plan = try ReloadPlan.prepare(configuration, replacing: state, factory: self, automatic: try automaticPaths(for: configuration))
         } catch {
             let refusal = ConfigurationRefusal(reason: "\(error)")
             state.problem = refusal.reason + (state.isDefaults ? "; running with the default settings" : "; the configuration loaded before still runs")
@@ -308,15 +313,12 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         return .success(summary)
     }
 
-    /// Swaps in a prepared state; nothing here can fail.
-    private func commit(_ plan: ReloadPlan) {
-        for removed in plan.removed {
-            for connection in connections.values where connection.subscription?.watch === removed {
-                connection.send(ResponseFrame.error(RequestError(code: "not-watched", message: "\(removed.path) is no longer watched")))
-                connection.finish()
-            }
-        }
+    /// Swaps in a prepared state; nothing here can fail. `unmounted`: the removed watches
+    /// end because their filesystems were unmounted, not because the configuration changed.
+    private func commit(_ plan: ReloadPlan, unmounted: Bool = false) {
+        for removed in plan.removed { end(removed, unmounted: unmounted) }
         state = plan.state
+        if !settings.followsMounts { mountWatcher = nil }
         for watch in watches {
             watch.sampler.setPolicy(PublishPolicy(threshold: settings.threshold))
             watch.sampler.setInterval(microseconds: settings.intervalMicroseconds)
@@ -329,6 +331,90 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         writeTextfile()
         saveState()
         saveHistory()
+    }
+
+    /// A watch's end: its subscribers are told (one path's: an error, as before; every
+    /// path's: a last `update` of it, failed and marked `watch_ended`), and its notifications
+    /// taken down. Its thread ends when the watch is let go, after its current sample; one
+    /// stuck in statvfs on a dead mount stays stuck, but holds nothing of the loop's.
+    private func end(_ watch: WatchedPath, unmounted: Bool) {
+        let reason = unmounted ? "\(watch.path) was unmounted; no longer watched" : "\(watch.path) is no longer watched"
+        if var last = watch.snapshot {
+            last.state = .failed
+            last.stats = nil
+            last.timeToFull = nil
+            last.fastFill = nil
+            last.btrfs = nil
+            last.error = reason
+            last.notMounted = unmounted
+            // A sample may have seen the mount point empty before the table was read again.
+            if unmounted && last.mountPoint == nil { last.mountPoint = watch.path }
+            last.watchEnded = true
+            last.seq += 1
+            last.sampledAt = WallClock.now()
+            watch.show(last)
+            for connection in connections.values {
+                guard let subscription = connection.subscription, subscription.watch == nil else { continue }
+                connection.send(ResponseFrame.update(watch.lines(for: subscription.view, configurationProblem: state.problem)))
+            }
+        }
+        for connection in connections.values where connection.subscription?.watch === watch {
+            connection.send(ResponseFrame.error(RequestError(code: "not-watched", message: reason)))
+            connection.finish()
+        }
+        alerts?.retire(watch.path)
+        spaceAlerts?.retire(watch.path)
+        if let snapshot = watch.snapshot, snapshot.path != watch.path {
+            alerts?.retire(snapshot.path)
+            spaceAlerts?.retire(snapshot.path)
+        }
+    }
+
+    // MARK: - Following mounts (path = auto)
+
+    /// The mount points `path = auto` watches under `configuration` (none without it),
+    /// following the mount table from now on.
+    private func automaticPaths(for configuration: Configuration) throws -> [String] {
+        guard configuration.daemon.followsMounts else { return [] }
+        if mountWatcher == nil {
+            mountWatcher = try MountWatcher(loop: loop, logger: logger) { [unowned self] entries in self.mountsChanged(entries) }
+        }
+        guard let entries = mountWatcher?.read() else { return state.automaticPaths }
+        return AutomaticWatches.mountPoints(in: entries, besides: explicitPaths(of: configuration))
+    }
+
+    private func explicitPaths(of configuration: Configuration) -> [String] {
+        configuration.daemon.paths.compactMap { DaemonSettings.expand($0, home: ProcessEnvironment.homeDirectory) }
+            .map { LexicalPath.normalize($0, currentDirectory: "/") }
+    }
+
+    /// The mount table changed (and settled): new filesystems are watched, unmounted ones
+    /// end, in one step as a reload makes it.
+    private func mountsChanged(_ entries: [MountEntry]) {
+        guard settings.followsMounts, !isStopping else { return }
+        let wanted = AutomaticWatches.mountPoints(in: entries, besides: explicitPaths(of: state.configuration))
+        let diff = MountDiff(from: state.automaticPaths, to: wanted)
+        let reads = mountWatcher?.reads ?? 0
+        guard !diff.isEmpty else {
+            logger.debug("mount table read (read \(reads)): no filesystem to add or remove", metadata: ["mount_table_reads": "\(reads)"])
+            return
+        }
+        var plan: ReloadPlan
+        do {
+            plan = try ReloadPlan.prepare(state.configuration, replacing: state, factory: self, automatic: wanted)
+        } catch {
+            logger.error("cannot follow the mount table: \(error); watching the same filesystems until the next change",
+                         metadata: ["reason": "\(error)", "mount_table_reads": "\(reads)"])
+            return
+        }
+        plan.state.problem = state.problem
+        plan.state.isDefaults = state.isDefaults
+        commit(plan, unmounted: true)
+        let added = diff.added.map { ControlCharacters.replaced(in: $0) }.joined(separator: ", ")
+        let removed = diff.removed.map { ControlCharacters.replaced(in: $0) }.joined(separator: ", ")
+        logger.info("mount table changed (read \(reads)): watching \(diff.added.isEmpty ? "nothing new" : added); unmounted: \(diff.removed.isEmpty ? "nothing" : removed)",
+                    metadata: ["added": "\(added)", "removed": "\(removed)", "mount_table_reads": "\(reads)"])
+        if isReady { notifier.status(statusText) }
     }
 
     /// The configuration's bar settings, for the watches' renderings of the bar formats.

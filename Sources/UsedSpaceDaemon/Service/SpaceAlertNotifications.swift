@@ -59,6 +59,13 @@ final class SpaceAlertNotifications {
         }
     }
 
+    /// The daemon stopped watching `path` (unmounted): its notifications are taken down.
+    func retire(_ path: String) {
+        for kind in SpaceAlert.Kind.allCases where active.removeValue(forKey: Self.key(kind, path: path)) != nil {
+            presenter.withdraw(key: Self.key(kind, path: path))
+        }
+    }
+
     /// "Ignore" was chosen on the notification with `key`.
     func ignore(_ key: String, now: Int64) {
         guard let (kind, path) = Self.parse(key) else { return }

@@ -26,10 +26,17 @@ struct TimeToFullTracker {
     }
 
     /// The history file's text, with the histories of `paths` only (watches removed by a
-    /// reload are forgotten).
-    func encoded(keeping paths: [String]) -> String {
-        HistoryFile.encode(histories.filter { paths.contains($0.key) })
+    /// reload are forgotten), and, with `recordedSince`, those with a point since then too:
+    /// with `path = auto`, a disk unplugged for a while continues its history when it comes
+    /// back.
+    func encoded(keeping paths: [String], recordedSince cutoff: Int64? = nil) -> String {
+        HistoryFile.encode(histories.filter { path, history in
+            paths.contains(path) || cutoff.map { (history.last?.secondsSinceEpoch ?? .min) >= $0 } ?? false
+        })
     }
+
+    /// How long `path = auto` keeps the history of a filesystem that is not mounted.
+    static let unmountedRetentionSeconds: Int64 = 7 * 24 * 3600
 
     /// Notes which filesystem a snapshot restored from the state file was of, so that a disk
     /// swapped while the daemon was stopped does not continue the old disk's history.

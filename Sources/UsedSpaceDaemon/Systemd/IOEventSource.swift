@@ -32,6 +32,8 @@ final class IOEventSource {
 enum IOEvents {
     static let readable = UInt32(EPOLLIN.rawValue)
     static let writable = UInt32(EPOLLOUT.rawValue)
+    /// Urgent data; on a mountinfo file, a change of the mount table.
+    static let priority = UInt32(EPOLLPRI.rawValue)
     static let error = UInt32(EPOLLERR.rawValue)
     static let hangUp = UInt32(EPOLLHUP.rawValue)
 }
