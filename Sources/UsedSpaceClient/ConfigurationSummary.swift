@@ -11,8 +11,12 @@ enum ConfigurationSummary {
             guard path.hasPrefix("~"), let expanded = DaemonSettings.expand(path, home: home) else { return path }
             return "\(path) (\(expanded))"
         }
+        var watchedText = watched.joined(separator: ", ")
+        if daemon.followsMounts {
+            watchedText = (watched.isEmpty ? "" : watchedText + ", and ") + "every real filesystem mounted (auto: as `usedspace list` shows them, followed as they are mounted and unmounted)"
+        }
         var lines = [
-            "[daemon]\(origin("daemon")) watches \(watched.joined(separator: ", ")); samples every "
+            "[daemon]\(origin("daemon")) watches \(watchedText); samples every "
                 + "\(DurationParser.describe(microseconds: daemon.intervalMicroseconds)) and publishes when the used share "
                 + "moves by \(PercentText.exact(daemon.threshold))%; a sample taking over "
                 + "\(DurationParser.describe(microseconds: daemon.sampleTimeoutMicroseconds)) is stale; at most "

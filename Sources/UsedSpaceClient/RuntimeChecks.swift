@@ -12,7 +12,7 @@ enum RuntimeChecks {
 
     static func problems(_ configuration: Configuration, file: ConfigFile, home: String?) -> [ConfigError] {
         var problems: [ConfigError] = []
-        let pathLines = file.entries.filter { $0.section == "daemon" && $0.key == "path" }.map(\.line)
+        let pathLines = file.entries.filter { $0.section == "daemon" && $0.key == "path" && $0.value != DaemonSettings.automaticPath }.map(\.line)
         for (index, path) in configuration.daemon.paths.enumerated() {
             let line = index < pathLines.count ? pathLines[index] : 0
             guard let expanded = DaemonSettings.expand(path, home: home) else {

@@ -16,7 +16,10 @@ enum TargetPaths {
             guard expanded.count == configuration.daemon.paths.count else {
                 return .failure(Failure(description: "HOME is not set, so '~' in the configuration means nothing; set HOME"))
             }
-            return .success(expanded)
+            guard configuration.daemon.followsMounts else { return .success(expanded) }
+            // path = auto, as the daemon would watch it now (read from the table's text alone).
+            let explicit = expanded.map { LexicalPath.normalize($0, currentDirectory: "/") }
+            return .success(expanded + AutomaticWatches.mountPoints(in: (try? MountTable.read()) ?? [], besides: explicit))
         }
         guard let home else {
             return .failure(Failure(description: "HOME is not set and /etc/passwd has no home directory for you; use --path PATH"))

@@ -174,11 +174,21 @@ final class WatchLoop {
                 }
                 for snapshot in snapshots {
                     // One path: the daemon answers for it.
-                    guard let target = all ? targets.first(where: { $0.matches(snapshot.path) }) : targets.first else { continue }
+                    var found = all ? targets.first(where: { $0.matches(snapshot.path) }) : targets.first
+                    if found == nil && all && !snapshot.watchEnded {
+                        // All: a filesystem the daemon started watching (path = auto saw it mounted).
+                        let added = Target(path: snapshot.path, canonical: snapshot.path, expanded: options.expanded)
+                        targets.append(added)
+                        found = added
+                    }
+                    guard let target = found else { continue }
                     target.sampler = nil
                     target.snapshot = snapshot
                     target.severity = severity(of: snapshot, for: target)
                 }
+                // All: the daemon stopped watching it (unmounted); its last snapshot says so
+                // in JSON, and the bars drop its block.
+                if all { targets.removeAll { $0.snapshot?.watchEnded == true } }
                 reportConfigurationProblem(snapshots.lazy.compactMap(\.configurationProblem).first)
                 // JSON writes each snapshot; the bars draw the whole state once (repeats are skipped).
                 for snapshot in snapshots { guard render(changed: snapshot) else { return false } }
