@@ -1,0 +1,199 @@
+import Foundation
+import Testing
+
+/// `path = auto`: the daemon watches every real filesystem and follows mounts and unmounts
+/// as they happen, on real mounts. The machine's other mounts (and other tests' mounts,
+/// made meanwhile) are watched too: every check here looks at this test's own paths.
+@Suite(.serialized) struct AutomaticPathTests {
+    /// Reads a subscriber's updates until one of them (a JSON snapshot) satisfies `wanted`.
+    static func update(_ client: ProtocolClient, seconds: Double = 10, where wanted: ([String: Any]) -> Bool) throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            guard let frame = try? client.readFrame(timeout: max(deadline.timeIntervalSinceNow, 0.05)) else { continue }
+            for line in frame.lines {
+                if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], wanted(object) { return object }
+            }
+        }
+        throw HarnessFailure("no such update within \(seconds) s")
+    }
+
+    /// The paths `status all` shows now.
+    static func watchedPaths(_ daemon: DaemonProcess) throws -> [String] {
+        let answer = try ProtocolClient(path: daemon.socketPath).request("status json all", timeout: 15)
+        return answer.lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["path"] as? String }
+    }
+
+    /// The highest "(read N)" of the daemon's log: how often it read the mount table.
+    static func mountTableReads(_ daemon: DaemonProcess) -> Int {
+        let text = daemon.stderrText.value
+        var highest = 0
+        for line in text.split(separator: "\n") where line.contains("mount table") {
+            guard let range = line.range(of: "(read ") else { continue }
+            let digits = line[range.upperBound...].prefix { $0.isNumber }
+            highest = max(highest, Int(digits) ?? 0)
+        }
+        return highest
+    }
+
+    @Test(Prerequisite.root) func aMountIsWatchedAndItsUnmountEndsIt() throws {
+        let scratch = try ScratchDirectory("auto")
+        let prometheus = scratch.subpath("prometheus")
+        try FileManager.default.createDirectory(atPath: prometheus, withIntermediateDirectories: true)
+        // --verbose: reads of the table that change nothing are logged too.
+        let daemon = try DaemonProcess(arguments: ["--path", "auto", "--interval", "200ms", "--timeout", "1s", "--textfile-dir", prometheus, "--verbose"])
+        try daemon.waitUntilAnswering()
+        let subscriber = try ProtocolClient(path: daemon.socketPath)
+        #expect(try subscriber.request("subscribe json all", timeout: 15).header.hasPrefix("ok "))
+        let watch = try WatchProcess(["--all", "--format", "json"],
+                                     environment: ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": userHome, "XDG_CONFIG_HOME": "/nonexistent"])
+        _ = try watch.waitForLine()
+
+        let disk = try scratch.mountExt4(at: "disk", megabytes: 32, reservedPercent: 5)
+        let added = try Self.update(subscriber) { $0["path"] as? String == disk }
+        #expect(added["fstype"] as? String == "ext4")
+        #expect(added["mountpoint"] as? String == disk)
+        #expect(added["state"] as? String == "fresh")
+        #expect(try Self.watchedPaths(daemon).contains(disk))
+        let textfile = prometheus + "/usedspace.prom"
+        #expect(waitUntil(seconds: 5) { (try? String(contentsOfFile: textfile, encoding: .utf8))?.contains("mountpoint=\"\(disk)\"") == true },
+                "the new filesystem's series appear")
+        _ = try watch.waitForLine { WatchProcess.json($0)?["path"] as? String == disk }
+
+        // Not new filesystems: a bind mount of the disk (the same device) and a tmpfs (memory,
+        // not storage: the rule of `usedspace list`).
+        try FileManager.default.createDirectory(atPath: disk + "/sub", withIntermediateDirectories: true)
+        let bind = scratch.subpath("bind")
+        try FileManager.default.createDirectory(atPath: bind, withIntermediateDirectories: true)
+        try CommandRunner.shell("mount --bind \(quoted(disk + "/sub")) \(quoted(bind))")
+        defer { _ = try? CommandRunner.shell("umount -l \(quoted(bind))") }
+        let memory = try scratch.mountTmpfs(at: "memory", options: "size=8m")
+        let readsBefore = Self.mountTableReads(daemon)
+        #expect(waitUntil(seconds: 5) { Self.mountTableReads(daemon) > readsBefore }, "the daemon read the table again")
+        usleep(500_000)
+        let paths = try Self.watchedPaths(daemon)
+        #expect(paths.filter { $0 == disk }.count == 1)
+        #expect(!paths.contains(bind) && !paths.contains(memory), "\(paths)")
+
+        try CommandRunner.shell("umount \(quoted(bind))")
+        try scratch.unmount(disk)
+        let ended = try Self.update(subscriber) { $0["path"] as? String == disk && $0["watch_ended"] as? Bool == true }
+        #expect(ended["state"] as? String == "failed")
+        #expect(ended["error"] as? String == "\(disk) was unmounted; no longer watched")
+        #expect(ended["mountpoint"] as? String == disk)
+        #expect(try !Self.watchedPaths(daemon).contains(disk))
+        #expect(waitUntil(seconds: 5) { (try? String(contentsOfFile: textfile, encoding: .utf8)).map { !$0.contains("mountpoint=\"\(disk)\"") } == true },
+                "its series are gone")
+        let last = try watch.waitForLine { WatchProcess.json($0)?["watch_ended"] as? Bool == true }
+        #expect(WatchProcess.json(last)?["path"] as? String == disk)
+        #expect(daemon.stderrText.value.contains("unmounted: \(disk)"))
+
+        // Mounted again: followed once more.
+        try CommandRunner.shell("mount -o loop \(quoted(scratch.subpath("disk.img"))) \(quoted(disk))")
+        defer { _ = try? CommandRunner.shell("umount -l \(quoted(disk))") }
+        _ = try Self.update(subscriber) { $0["path"] as? String == disk && $0["state"] as? String == "fresh" }
+        #expect(daemon.stop() == 0)
+    }
+
+    /// Thirty mounts at once (a container starting) are read as one change, or a few.
+    @Test(Prerequisite.root) func aMountStormIsReadOnceNotPerMount() throws {
+        let scratch = try ScratchDirectory("storm")
+        let daemon = try DaemonProcess(arguments: ["--path", "auto", "--timeout", "1s", "--verbose"])
+        try daemon.waitUntilAnswering()
+        let subscriber = try ProtocolClient(path: daemon.socketPath)
+        _ = try subscriber.request("subscribe json all", timeout: 15)
+        // An ext4 image last, so that the storm ends with a filesystem the daemon shows.
+        let image = scratch.subpath("last.img"), last = scratch.subpath("last")
+        try CommandRunner.shell("truncate -s 16M \(quoted(image)) && mkfs.ext4 -q -F \(quoted(image)) && mkdir -p \(quoted(last))")
+        let before = Self.mountTableReads(daemon)
+        let targets = (1...30).map { scratch.subpath("t\($0)") }
+        try CommandRunner.shell((targets.map { "mkdir -p \(quoted($0)) && mount -t tmpfs -o size=1m tmpfs \(quoted($0))" }
+                                 + ["mount -o loop \(quoted(image)) \(quoted(last))"]).joined(separator: " && "))
+        defer { _ = try? CommandRunner.shell((targets + [last]).map { "umount -l \(quoted($0))" }.joined(separator: "; ")) }
+        _ = try Self.update(subscriber) { $0["path"] as? String == last }
+        usleep(600_000)
+        let reads = Self.mountTableReads(daemon) - before
+        // 31 changes; one read per 200 ms while they last (other tests may mount meanwhile).
+        #expect(reads >= 1 && reads <= 8, "\(reads) reads of the mount table for 31 mounts")
+        let unmountBefore = Self.mountTableReads(daemon)
+        try CommandRunner.shell((targets + [last]).map { "umount \(quoted($0))" }.joined(separator: " && "))
+        _ = try Self.update(subscriber) { $0["path"] as? String == last && $0["watch_ended"] as? Bool == true }
+        usleep(600_000)
+        let unmountReads = Self.mountTableReads(daemon) - unmountBefore
+        #expect(unmountReads >= 1 && unmountReads <= 8, "\(unmountReads) reads of the mount table for 31 unmounts")
+        #expect(try ProtocolClient(path: daemon.socketPath).request("ping").lines == ["pong"])
+    }
+
+    /// A FUSE filesystem that hangs in every call: watched when mounted, reported as not
+    /// answering, the loop answering all along; a lazy unmount ends its watch though its
+    /// thread is stuck in statfs.
+    @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, python3-fusepy and fusermount3"))
+    func aHangingFilesystemIsWatchedWithoutStallingTheDaemon() throws {
+        let daemon = try DaemonProcess(arguments: ["--path", "auto", "--interval", "200ms", "--timeout", "1s"])
+        try daemon.waitUntilAnswering()
+        let subscriber = try ProtocolClient(path: daemon.socketPath)
+        _ = try subscriber.request("subscribe json all", timeout: 15)
+        let hanging = try HangingMount()
+        let mountPoint = hanging.mountPoint
+        _ = try Self.update(subscriber) { $0["path"] as? String == mountPoint && $0["state"] as? String == "fresh" }
+        hanging.hang()
+        let stuck = try Self.update(subscriber) { $0["path"] as? String == mountPoint && $0["state"] as? String != "fresh" }
+        #expect((stuck["error"] as? String)?.contains("did not answer") == true, "\(stuck)")
+        let started = Date()
+        #expect(try ProtocolClient(path: daemon.socketPath).request("ping").lines == ["pong"])
+        #expect(Date().timeIntervalSince(started) < 1)
+        _ = try CommandRunner.run("/usr/bin/fusermount3", ["-u", "-z", mountPoint], timeout: 10)
+        let ended = try Self.update(subscriber) { $0["path"] as? String == mountPoint && $0["watch_ended"] as? Bool == true }
+        #expect(ended["state"] as? String == "failed")
+        let again = Date()
+        #expect(try !Self.watchedPaths(daemon).contains(mountPoint))
+        #expect(Date().timeIntervalSince(again) < 2, "status all does not wait for the ended watch")
+        // Its thread is still in statfs, which the kernel does not interrupt once the FUSE
+        // server has the request (a dead NFS server is the same): the process can exit only
+        // when the call returns.
+        hanging.release()
+        #expect(daemon.stop() == 0)
+    }
+
+    /// A reload switches auto on and off (all or nothing, as any reload); a restart watches
+    /// what is mounted then, its last snapshot restored from the state file.
+    @Test(Prerequisite.root) func reloadSwitchesAutoOnAndOffAndARestartRestores() throws {
+        let scratch = try ScratchDirectory("auto-reload")
+        let disk = try scratch.mountExt4(at: "disk", megabytes: 32, reservedPercent: 5)
+        let state = scratch.subpath("state"), socket = scratch.subpath("s.sock"), config = scratch.subpath("config")
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try "[daemon]\npath = /\ninterval = 200ms\n".write(toFile: config + "/usedspace", atomically: true, encoding: .utf8)
+        var daemon: DaemonProcess? = try DaemonProcess(arguments: ["--config", config + "/usedspace", "--timeout", "1s"],
+                                                      socketPath: socket, stateDirectory: state)
+        try daemon!.waitUntilAnswering()
+        #expect(try Self.watchedPaths(daemon!) == ["/"])
+        try "[daemon]\npath = /\npath = auto\ninterval = 200ms\n".write(toFile: config + "/usedspace", atomically: true, encoding: .utf8)
+        let reload = try CommandRunner.run(CommandRunner.usedspaced, ["--reload", "--socket", socket])
+        #expect(reload.status == 0, "\(reload.stderr)")
+        let withAuto = try Self.watchedPaths(daemon!)
+        #expect(withAuto.first == "/" && withAuto.contains(disk) && !withAuto.dropFirst().contains("/"), "\(withAuto)")
+        // A typo: refused, auto keeps running.
+        try "[daemon]\npath = /\npath = autp\n".write(toFile: config + "/usedspace", atomically: true, encoding: .utf8)
+        let refused = try CommandRunner.run(CommandRunner.usedspaced, ["--reload", "--socket", socket])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("path: 'autp' must be an absolute path, start with ~/, or be auto"), "\(refused.stderr)")
+        #expect(try Self.watchedPaths(daemon!).contains(disk))
+        // Restart: the disk's last snapshot is served at once, stale until sampled.
+        #expect(daemon!.stop() == 0)
+        daemon = nil
+        try "[daemon]\npath = /\npath = auto\ninterval = 1h\n".write(toFile: config + "/usedspace", atomically: true, encoding: .utf8)
+        daemon = try DaemonProcess(arguments: ["--config", config + "/usedspace", "--timeout", "1s"], socketPath: socket, stateDirectory: state)
+        try daemon!.waitUntilAnswering()
+        var answer: ProtocolClient.Frame?
+        #expect(waitUntil(seconds: 10) {
+            answer = try? ProtocolClient(path: socket).request("status json path=\(disk)", timeout: 15)
+            return answer?.json?["state"] as? String == "fresh"
+        })
+        #expect(answer?.json?["path"] as? String == disk)
+        // Its first sample after the restart follows the restored snapshot (seq 1 before).
+        #expect((answer?.json?["seq"] as? Int ?? 0) >= 2, "the seq continues from the state file: \(answer?.lines ?? [])")
+        // Off again: the disk's watch ends.
+        try "[daemon]\npath = /\n".write(toFile: config + "/usedspace", atomically: true, encoding: .utf8)
+        #expect(try CommandRunner.run(CommandRunner.usedspaced, ["--reload", "--socket", socket]).status == 0)
+        #expect(try Self.watchedPaths(daemon!) == ["/"])
+    }
+}
