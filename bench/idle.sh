@@ -27,6 +27,11 @@
 # BASELINE_BIN_DIR=DIR runs a second daemon and watch from DIR (an earlier build) at the same
 # moment on the same filesystem, churned the same way, so that "no regression" is judged in
 # the same run.
+# IDLE_AUTO=N (root) mounts N quiet loop ext4 filesystems and runs the daemon with
+# `--path auto` besides the watched tmpfs: it then watches every real filesystem of the
+# machine (/ and whatever else is mounted, plus the N), following the mount table. The
+# watch and i3status still show the one quiet filesystem; the baseline daemon, if any, keeps
+# `--path` alone (an earlier build may not know auto).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 duration=${DURATION:-600}
@@ -38,7 +43,11 @@ bin=$BENCH_BIN
 work=$(mktemp -d /tmp/usedspace-bench-idle.XXXXXX)
 mkdir -p "$work/runtime" "$work/state" "$work/quiet"
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+mounted=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true
+    for (( i = ${#mounted[@]} - 1; i >= 0; i-- )); do umount "${mounted[i]}" 2>/dev/null || true; done
+}
 trap cleanup EXIT
 export XDG_RUNTIME_DIR=$work/runtime XDG_CONFIG_HOME=$work/config
 unset USEDSPACE_SOCKET NOTIFY_SOCKET WATCHDOG_USEC LISTEN_FDS JOURNAL_STREAM
@@ -50,10 +59,23 @@ if [[ ${IDLE_FS:-tmpfs} == btrfs ]]; then
     truncate -s 512M "$work/btrfs.img"
     mkfs.btrfs -q -f "$work/btrfs.img" >/dev/null
     mount -o loop "$work/btrfs.img" "$watched"
+    mounted+=("$watched")
     btrfs filesystem sync "$watched"
-    trap 'cleanup; umount "$watched" 2>/dev/null || true' EXIT
 elif [[ $(id -u) == 0 ]] && mount -t tmpfs -o size=16m tmpfs "$watched" 2>/dev/null; then
-    trap 'cleanup; umount "$watched" 2>/dev/null || true' EXIT
+    mounted+=("$watched")
+fi
+daemon_paths=(--path "$watched")
+if (( ${IDLE_AUTO:-0} > 0 )); then
+    [[ $(id -u) == 0 ]] || { echo "error: IDLE_AUTO needs root (loop mounts)" >&2; exit 1; }
+    for i in $(seq "$IDLE_AUTO"); do
+        truncate -s 16M "$work/auto$i.img"
+        # No lazy initialisation: it would write in the background while we measure.
+        mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$work/auto$i.img"
+        mkdir -p "$work/auto/$i"
+        mount -o loop "$work/auto$i.img" "$work/auto/$i"
+        mounted+=("$work/auto/$i")
+    done
+    daemon_paths+=(--path auto)
 fi
 echo "# watching $watched ($(stat -f -c %T "$watched"))"
 cat >"$work/i3status.conf" <<EOC
@@ -67,10 +89,13 @@ disk "$watched" {
     format = "%percentage_used"
 }
 EOC
-"$bin/usedspaced" --state-dir "$work/state" --path "$watched" --interval 1s 2>"$work/daemon.log" &
+"$bin/usedspaced" --state-dir "$work/state" "${daemon_paths[@]}" --interval 1s 2>"$work/daemon.log" &
 daemon=$!; pids+=($daemon)
 for _ in $(seq 100); do [[ -S $work/runtime/usedspace.sock ]] && break; sleep 0.05; done
 sleep 0.5
+if (( ${IDLE_AUTO:-0} > 0 )); then
+    echo "# usedspaced ${daemon_paths[*]}: $(USEDSPACE_SOCKET=$work/runtime/usedspace.sock "$bin/usedspace" status --all --format json | wc -l) filesystems watched"
+fi
 descriptors() { find /proc/"$1"/fd -mindepth 1 -maxdepth 1 | wc -l; }
 if [[ -n ${BASELINE_BIN_DIR:-} ]]; then
     mkdir -p "$work/baseline-runtime" "$work/baseline-state"
@@ -115,19 +140,19 @@ ticks=1000000000
 grep -q ': published ' "$work/daemon.log" && publishes=$(grep -c ': published ' "$work/daemon.log") || publishes=0
 baseline_args=()
 [[ -n ${BASELINE_BIN_DIR:-} ]] && baseline_args=("${start[$baseline]}" "${end[$baseline]}" "${start[$baseline_watch]}" "${end[$baseline_watch]}")
-python3 - "$duration" "$ticks" "${start[$daemon]}" "${end[$daemon]}" "${start[$watch]}" "${end[$watch]}" "${start[$i3status]}" "${end[$i3status]}" "${baseline_args[@]}" <<'EOP'
+python3 - "$duration" "$ticks" "${start[$daemon]}" "${end[$daemon]}" "${start[$watch]}" "${end[$watch]}" "${start[$i3status]}" "${end[$i3status]}" "${baseline_args[@]}" "$( (( ${IDLE_AUTO:-0} > 0 )) && echo " --path auto, $IDLE_AUTO ext4 loops" || echo -)" <<'EOP'
 import sys
 duration, ticks = float(sys.argv[1]), int(sys.argv[2])
 def delta(a, b):
     a0, a1 = (int(x) for x in a.split()); b0, b1 = (int(x) for x in b.split())
     return (b0 - a0) / ticks, (b1 - a1)
 d = delta(sys.argv[3], sys.argv[4]); w = delta(sys.argv[5], sys.argv[6]); i = delta(sys.argv[7], sys.argv[8])
-baseline = (delta(sys.argv[9], sys.argv[10]), delta(sys.argv[11], sys.argv[12])) if len(sys.argv) > 12 else None
+baseline = (delta(sys.argv[9], sys.argv[10]), delta(sys.argv[11], sys.argv[12])) if len(sys.argv) > 13 else None
 minutes = duration / 60
 print(f"| process | CPU time (ms) | wakeups per minute |")
 print(f"| --- | ---: | ---: |")
 print(f"| i3status, one disk block, interval = 1 | {i[0] * 1000:.1f} | {i[1] / minutes:.0f} |")
-print(f"| usedspaced, --interval 1s | {d[0] * 1000:.1f} | {d[1] / minutes:.0f} |")
+print(f"| usedspaced, --interval 1s{sys.argv[-1] if sys.argv[-1].startswith(' ') else ''} | {d[0] * 1000:.1f} | {d[1] / minutes:.0f} |")
 print(f"| usedspace watch --format i3bar | {w[0] * 1000:.1f} | {w[1] / minutes:.0f} |")
 total = d[0] + w[0]
 ratio = total / i[0] if i[0] > 0 else float("inf")

@@ -94,6 +94,28 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
+    /// The configuration of the README and usedspace.conf(5), as written: the home directory
+    /// first, every other real filesystem after it, the home's filesystem once.
+    @Test(Prerequisite.root) func theDocumentedConfigurationWatchesHomeFirstAndItsFilesystemOnce() throws {
+        let scratch = try ScratchDirectory("auto-documented")
+        let disk = try scratch.mountExt4(at: "disk", megabytes: 32, reservedPercent: 5)
+        let config = scratch.subpath("config")
+        try "[daemon]\npath = ~\npath = auto\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(arguments: ["--config", config, "--timeout", "1s"], environment: ["HOME": userHome])
+        try daemon.waitUntilAnswering()
+        let answer = try ProtocolClient(path: daemon.socketPath).request("status json all", timeout: 15)
+        let objects = answer.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let home = try #require(objects.first)
+        #expect(home["path"] as? String == URL(fileURLWithPath: userHome).resolvingSymlinksInPath().path)
+        let homeMount = try #require(home["mountpoint"] as? String)
+        #expect(objects.dropFirst().allSatisfy { $0["mountpoint"] as? String != homeMount }, "the home's filesystem once: \(answer.lines)")
+        #expect(objects.contains { $0["path"] as? String == disk })
+        let client = try CommandRunner.run(CommandRunner.usedspace, ["status", "--all"],
+                                           environment: ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": userHome, "XDG_CONFIG_HOME": "/nonexistent"])
+        #expect(client.status == 0)
+        #expect(client.stdout.contains(disk), "\(client.stdout)")
+    }
+
     /// Thirty mounts at once (a container starting) are read as one change, or a few.
     @Test(Prerequisite.root) func aMountStormIsReadOnceNotPerMount() throws {
         let scratch = try ScratchDirectory("storm")
