@@ -33,7 +33,13 @@ enum StatusCommand {
             // first": the same filesystem whether or not the daemon runs.
             snapshots = SnapshotProvider.fromDaemon(path: { options.all ? nil : TargetPaths.canonical(paths[0]) }, all: options.all)
         }
-        let shown = snapshots ?? paths.map { SnapshotProvider.direct(path: $0, timeoutMilliseconds: options.timeoutMilliseconds) }
+        var shown = snapshots ?? paths.map { SnapshotProvider.direct(path: $0, timeoutMilliseconds: options.timeoutMilliseconds) }
+        if snapshots == nil && options.all && configuration.daemon.followsMounts {
+            // As the daemon does: a filesystem of `path = auto` you cannot reach is not yours to watch.
+            let explicit = configuration.daemon.paths.compactMap { DaemonSettings.expand($0, home: ProcessEnvironment.homeDirectory) }
+            let automatic = Set(TargetPaths.automatic(configuration, explicit: explicit))
+            shown.removeAll { automatic.contains($0.path) && $0.error == SampleError.permissionDenied(path: $0.path).description }
+        }
         // The home directory names [filesystem ~/…] sections: only a configuration has them.
         let profiles = BarProfiles(configuration: options.format.isBar ? configuration : Configuration(),
                                    commandLine: options.bar.pairs, home: needsConfiguration ? TargetPaths.lexicalHome : nil)

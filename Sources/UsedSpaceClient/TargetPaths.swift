@@ -16,15 +16,20 @@ enum TargetPaths {
             guard expanded.count == configuration.daemon.paths.count else {
                 return .failure(Failure(description: "HOME is not set, so '~' in the configuration means nothing; set HOME"))
             }
-            guard configuration.daemon.followsMounts else { return .success(expanded) }
-            // path = auto, as the daemon would watch it now (read from the table's text alone).
-            let explicit = expanded.map { LexicalPath.normalize($0, currentDirectory: "/") }
-            return .success(expanded + AutomaticWatches.mountPoints(in: (try? MountTable.read()) ?? [], besides: explicit))
+            return .success(expanded + automatic(configuration, explicit: expanded))
         }
         guard let home else {
             return .failure(Failure(description: "HOME is not set and /etc/passwd has no home directory for you; use --path PATH"))
         }
         return .success([home])
+    }
+
+    /// What `path = auto` adds to the explicit paths now, as the daemon would watch it (read
+    /// from the mount table's text alone); nothing without it.
+    static func automatic(_ configuration: Configuration, explicit: [String]) -> [String] {
+        guard configuration.daemon.followsMounts else { return [] }
+        let normalized = explicit.map { LexicalPath.normalize($0, currentDirectory: "/") }
+        return AutomaticWatches.mountPoints(in: (try? MountTable.read()) ?? [], besides: normalized)
     }
 
     /// The daemon knows its paths by their canonical form; realpath could hang on a dead

@@ -85,7 +85,7 @@ import Testing
                 "its series are gone")
         let last = try watch.waitForLine { WatchProcess.json($0)?["watch_ended"] as? Bool == true }
         #expect(WatchProcess.json(last)?["path"] as? String == disk)
-        #expect(daemon.stderrText.value.contains("unmounted: \(disk)"))
+        #expect(daemon.stderrText.value.contains("stopped watching \(disk)"))
 
         // Mounted again: followed once more.
         try CommandRunner.shell("mount -o loop \(quoted(scratch.subpath("disk.img"))) \(quoted(disk))")
@@ -114,6 +114,31 @@ import Testing
                                            environment: ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": userHome, "XDG_CONFIG_HOME": "/nonexistent"])
         #expect(client.status == 0)
         #expect(client.stdout.contains(disk), "\(client.stdout)")
+    }
+
+    /// Without a daemon, `status --all` shows what the daemon would watch now, and
+    /// `config check` says what auto means; a misspelt auto names the right values.
+    @Test(Prerequisite.root) func theClientUnderstandsAutoWithoutADaemon() throws {
+        let scratch = try ScratchDirectory("auto-client")
+        let disk = try scratch.mountExt4(at: "disk", megabytes: 32, reservedPercent: 5)
+        let config = scratch.subpath("config/usedspace/config")
+        try FileManager.default.createDirectory(atPath: scratch.subpath("config/usedspace"), withIntermediateDirectories: true)
+        try "[daemon]\npath = auto\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let environment = ["XDG_CONFIG_HOME": scratch.subpath("config"), "HOME": userHome, "USEDSPACE_SOCKET": scratch.subpath("none.sock")]
+        let status = try CommandRunner.run(CommandRunner.usedspace, ["status", "--all", "--format", "json"], environment: environment)
+        #expect(status.status == 0, "\(status.stderr)")
+        let objects = status.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.contains { $0["path"] as? String == disk && $0["source"] as? String == "direct" })
+        #expect(objects.contains { $0["path"] as? String == "/" })
+        let check = try CommandRunner.run(CommandRunner.usedspace, ["config", "check"], environment: environment)
+        #expect(check.status == 0)
+        #expect(check.stdout.contains("[daemon] watches every real filesystem mounted (auto:"), "\(check.stdout)")
+        try "[daemon]\npath = ~\npath = auto-mount\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let typo = try CommandRunner.run(CommandRunner.usedspace, ["config", "check"], environment: environment)
+        #expect(typo.status == 1)
+        #expect(typo.stderrLines.map(String.init) == [
+            "\(config):3: path: 'auto-mount' must be an absolute path, start with ~/, or be auto (every real filesystem mounted)",
+        ])
     }
 
     /// Thirty mounts at once (a container starting) are read as one change, or a few.

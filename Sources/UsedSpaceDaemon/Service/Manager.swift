@@ -32,6 +32,10 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     private var desktop: DesktopNotifier?
     /// With `path = auto`: the mount table, followed.
     private var mountWatcher: MountWatcher?
+    /// Mount points `path = auto` found that this user cannot reach (a directory on the way
+    /// is closed to it): not watched while they stay mounted, rather than shown failed for
+    /// ever.
+    private var unreachable: Set<String> = []
 
     private var server: SocketServer?
     private var connections: [ObjectIdentifier: ClientConnection] = [:]
@@ -183,7 +187,14 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
 
     /// A watch's thread published `snapshot` (nil: its first sample published nothing new).
     private func published(_ snapshot: Snapshot?, by watch: WatchedPath) {
-        if var shown = snapshot {
+        if let snapshot, isUnreachable(snapshot, of: watch) {
+            // Not shown: the watch ends at the next read of the mount table, asked for now
+            // (not here: this runs in the watch's own event source).
+            unreachable.insert(watch.configuredPath)
+            logger.info("not watching \(ControlCharacters.replaced(in: watch.path)): permission denied, this user cannot reach it",
+                        metadata: ["path": "\(watch.path)"])
+            mountWatcher?.readSoon()
+        } else if var shown = snapshot {
             if shown.state == .fresh {
                 shown.timeToFull = tracker.record(shown)
                 if let current = watch.sampler.setTimeToFull(shown.timeToFull, republish: false), current.seq == shown.seq {
@@ -380,7 +391,20 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
             mountWatcher = try MountWatcher(loop: loop, logger: logger) { [unowned self] entries in self.mountsChanged(entries) }
         }
         guard let entries = mountWatcher?.read() else { return state.automaticPaths }
-        return AutomaticWatches.mountPoints(in: entries, besides: explicitPaths(of: configuration))
+        return reachable(AutomaticWatches.mountPoints(in: entries, besides: explicitPaths(of: configuration)))
+    }
+
+    /// Forgets the unreachable mount points that are no longer mounted (mounted again, one
+    /// may be reachable), and leaves out the others.
+    private func reachable(_ mountPoints: [String]) -> [String] {
+        unreachable.formIntersection(mountPoints)
+        return mountPoints.filter { !unreachable.contains($0) }
+    }
+
+    /// A filesystem `path = auto` found whose mount point this user cannot reach.
+    private func isUnreachable(_ snapshot: Snapshot, of watch: WatchedPath) -> Bool {
+        snapshot.state == .failed && state.automaticPaths.contains(watch.configuredPath)
+            && snapshot.error == SampleError.permissionDenied(path: watch.path).description
     }
 
     private func explicitPaths(of configuration: Configuration) -> [String] {
@@ -392,7 +416,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     /// end, in one step as a reload makes it.
     private func mountsChanged(_ entries: [MountEntry]) {
         guard settings.followsMounts, !isStopping else { return }
-        let wanted = AutomaticWatches.mountPoints(in: entries, besides: explicitPaths(of: state.configuration))
+        let wanted = reachable(AutomaticWatches.mountPoints(in: entries, besides: explicitPaths(of: state.configuration)))
         let diff = MountDiff(from: state.automaticPaths, to: wanted)
         let reads = mountWatcher?.reads ?? 0
         guard !diff.isEmpty else {
@@ -410,9 +434,11 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         plan.state.problem = state.problem
         plan.state.isDefaults = state.isDefaults
         commit(plan, unmounted: true)
+        // Requests for every path may have waited for a watch that has just ended.
+        answerWaitingRequests()
         let added = diff.added.map { ControlCharacters.replaced(in: $0) }.joined(separator: ", ")
         let removed = diff.removed.map { ControlCharacters.replaced(in: $0) }.joined(separator: ", ")
-        logger.info("mount table changed (read \(reads)): watching \(diff.added.isEmpty ? "nothing new" : added); unmounted: \(diff.removed.isEmpty ? "nothing" : removed)",
+        logger.info("mount table changed (read \(reads)): watching \(diff.added.isEmpty ? "nothing new" : added); stopped watching \(diff.removed.isEmpty ? "nothing" : removed)",
                     metadata: ["added": "\(added)", "removed": "\(removed)", "mount_table_reads": "\(reads)"])
         if isReady { notifier.status(statusText) }
     }

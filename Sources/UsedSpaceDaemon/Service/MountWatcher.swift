@@ -43,6 +43,12 @@ final class MountWatcher {
         settle = nil
     }
 
+    /// Reads the table once more, as after a change (the manager has set a watch aside).
+    func readSoon() {
+        guard settle?.isScheduled == false else { return }
+        settle?.schedule(afterMicroseconds: Self.settleMicroseconds)
+    }
+
     /// The table now; nil (and said in the log) when it cannot be read, which leaves the
     /// watches as they are until the next change.
     func read() -> [MountEntry]? {
