@@ -47,6 +47,9 @@ import Testing
         let watch = try WatchProcess(["--all", "--format", "json"],
                                      environment: ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": userHome, "XDG_CONFIG_HOME": "/nonexistent"])
         _ = try watch.waitForLine()
+        let bar = try WatchProcess(["--all", "--format", "i3bar"],
+                                   environment: ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": userHome, "XDG_CONFIG_HOME": "/nonexistent"])
+        _ = try bar.waitForLine(after: 1)
 
         let disk = try scratch.mountExt4(at: "disk", megabytes: 32, reservedPercent: 5)
         let added = try Self.update(subscriber) { $0["path"] as? String == disk }
@@ -58,6 +61,8 @@ import Testing
         #expect(waitUntil(seconds: 5) { (try? String(contentsOfFile: textfile, encoding: .utf8))?.contains("mountpoint=\"\(disk)\"") == true },
                 "the new filesystem's series appear")
         _ = try watch.waitForLine { WatchProcess.json($0)?["path"] as? String == disk }
+        let block = "\"instance\":\"\(disk)\""
+        _ = try bar.waitForLine(after: 1) { $0.contains(block) }
 
         // Not new filesystems: a bind mount of the disk (the same device) and a tmpfs (memory,
         // not storage: the rule of `usedspace list`).
@@ -84,6 +89,9 @@ import Testing
         #expect(waitUntil(seconds: 5) { (try? String(contentsOfFile: textfile, encoding: .utf8)).map { !$0.contains("mountpoint=\"\(disk)\"") } == true },
                 "its series are gone")
         let last = try watch.waitForLine { WatchProcess.json($0)?["watch_ended"] as? Bool == true }
+        let withBlock = bar.lines.lastIndex { $0.contains(block) } ?? 0
+        let dropped = try bar.waitForLine(after: withBlock + 1) { $0.contains("full_text") }
+        #expect(!dropped.contains(block), "i3bar's block of the unmounted filesystem is gone: \(dropped)")
         #expect(WatchProcess.json(last)?["path"] as? String == disk)
         #expect(daemon.stderrText.value.contains("stopped watching \(disk)"))
 
