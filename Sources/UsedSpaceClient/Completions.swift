@@ -101,9 +101,20 @@ enum Completions {
 
     // MARK: - zsh
 
-    /// Text for zsh's _arguments and _describe: no brackets, colons or quotes.
+    /// Text for zsh's _arguments and _describe, which give brackets, colons, quotes and `$`
+    /// a meaning: a colon reads as a comma, an apostrophe as its typographic twin, the rest
+    /// goes, so that "the [daemon] paths" still reads as words.
     private static func zshText(_ text: String) -> String {
-        String(text.map { "[]:'\\`$".contains($0) ? " " : $0 })
+        var out = ""
+        for character in text {
+            switch character {
+            case ":": out += ","
+            case "'": out += "\u{2019}"
+            case "[", "]", "\\", "`", "$": continue
+            default: out.append(character)
+            }
+        }
+        return out
     }
 
     private static func zshSpecs(_ options: [OptionSpec]) -> [String] {
