@@ -87,7 +87,7 @@ public enum RealFilesystems {
     }
 
     /// One entry per device: the root mount first, then the earliest; in mount order.
-    static func onePerDevice(_ entries: [MountEntry]) -> [MountEntry] {
+    public static func onePerDevice(_ entries: [MountEntry]) -> [MountEntry] {
         struct Device: Hashable { var major: UInt32, minor: UInt32 }
         var winner: [Device: Int] = [:]
         for (index, entry) in entries.enumerated() {
