@@ -124,7 +124,9 @@ struct ListOptions: Equatable {
                 ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "_" || $0 == "-"
             }
             guard allowed else {
-                throw .invalidValue(option: option, value: ControlCharacters.replaced(in: value),
+                // A hostile value is not echoed whole: the start says which one it was.
+                let shown = value.count > 60 ? String(value.prefix(60)) + "…" : value
+                throw .invalidValue(option: option, value: shown,
                                     reason: "a filesystem type as mount(8) names it (ext4, fuse.sshfs), several separated by commas", command: command)
             }
         }
