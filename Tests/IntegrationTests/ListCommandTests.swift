@@ -206,6 +206,45 @@ import Testing
         #expect(rows.contains { $0["mountpoint"] as? String == "/" && $0["state"] as? String == "fresh" })
     }
 
+    /// The daemon's estimate in the row of the filesystem it watches (a fast fill on a real
+    /// tmpfs); a daemon that accepts but never answers delays the table by milliseconds.
+    @Test(Prerequisite.enabled(Prerequisite.isRoot && Prerequisite.hasCommand("socat"), "needs root and socat"))
+    func theTimeToFullComesFromTheDaemonWhichIsNeverWaitedOn() throws {
+        let scratch = try ScratchDirectory("list-trend")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=4000000000")
+        let daemon = try DaemonProcess(arguments: ["--path", mount])
+        try daemon.waitUntilAnswering()
+        let writer = try SteadyWriter(path: mount + "/runaway.log", bytesPerSecond: 50_000_000)
+        defer { writer.stop() }
+        let flagged = waitUntil(seconds: 60) {
+            ((try? ProtocolClient(path: daemon.socketPath).request("status format=json").json)??["fast_fill"]) != nil
+        }
+        #expect(flagged, "the daemon saw no fill")
+        let environment = ["USEDSPACE_SOCKET": daemon.socketPath]
+        let json = try Self.objects(try Self.list(["--type", "tmpfs", "--mount", mount, "--format", "json"], environment: environment).stdout)
+        let range = try #require(json.first?["time_to_full"] as? [String: Any], "\(json)")
+        #expect(range["upper_seconds"] is NSNumber)
+        let table = try Self.list(["--type", "tmpfs", "--mount", mount], environment: environment).stdout
+        #expect(table.split(separator: "\n").first?.hasSuffix("Full in") == true, "\(table)")
+        #expect(table.contains("minute"), "\(table)")
+        let alone = try Self.list(["--type", "tmpfs", "--mount", mount, "--format", "json", "--no-daemon"], environment: environment)
+        #expect(try Self.objects(alone.stdout).first?["time_to_full"] is NSNull)
+
+        // A socket that takes the request and never answers.
+        let mute = scratch.subpath("mute.sock")
+        let listener = try SpawnedProcess("/usr/bin/socat", ["UNIX-LISTEN:\(mute),fork", "SYSTEM:sleep 30"], environment: ["PATH": "/usr/bin:/bin"],
+                                          logFile: scratch.subpath("socat.log"), processGroup: true)
+        defer { listener.signalGroup(SIGKILL) }
+        #expect(waitUntil(seconds: 5) { FileManager.default.fileExists(atPath: mute) })
+        let started = Date()
+        let slow = try Self.list(["--type", "tmpfs", "--mount", mount, "--format", "json"], environment: ["USEDSPACE_SOCKET": mute])
+        let elapsed = Date().timeIntervalSince(started)
+        print("measured: list beside a daemon that never answers: \(Int(elapsed * 1000)) ms")
+        #expect(slow.status == 0)
+        #expect(try Self.objects(slow.stdout).first?["time_to_full"] is NSNull)
+        #expect(elapsed < 0.5, "waited \(elapsed) s on a mute daemon")
+    }
+
     @Test func badOptionsNameTheOptionAndWhatWouldBeRight() throws {
         let cases: [([String], String)] = [
             (["--type", ""], "--type"),
