@@ -45,11 +45,13 @@ public enum RealFilesystems {
     }
 
     /// Local filesystems of the kernel whose statvfs answers from memory (block devices,
-    /// tmpfs): measured directly. Anything else, FUSE above all, may hang and is measured in
-    /// a child given up on after the timeout.
+    /// tmpfs, the kernel's pseudo filesystems): measured directly. Anything else, FUSE above
+    /// all, may hang and is measured in a child given up on after the timeout; so is autofs,
+    /// whose statvfs can trigger a mount of anything.
     public static func isKnownLocal(_ fileSystemType: String) -> Bool {
-        localTypes.contains(fileSystemType) || memoryTypes.contains(fileSystemType)
-            || loopImageTypes.contains(fileSystemType)
+        if fileSystemType == "autofs" || fileSystemType.hasPrefix("fuse") { return false }
+        return localTypes.contains(fileSystemType) || memoryTypes.contains(fileSystemType)
+            || pseudoTypes.contains(fileSystemType) || loopImageTypes.contains(fileSystemType)
     }
 
     public static func kind(of fileSystemType: String) -> Kind {
