@@ -44,6 +44,7 @@ fi
 [[ -x $client ]] || { echo "error: no client at $client" >&2; exit 1; }
 
 out=${BENCH_OUT:-$(mktemp -d /tmp/usedspace-bench-list.XXXXXX)}
+mkdir -p "$out"
 bench_direct_mode
 trap 'rm -rf "$BENCH_RUNTIME_DIR"' EXIT
 

@@ -60,10 +60,12 @@ public enum ListTable {
 
     /// The lines of the table, header first, without line ends.
     public static func render(_ rows: [ListRow], options: Options) -> [String] {
-        let layout = self.layout(rows, options: options)
-        var lines = [line(layout.columns.map { ($0, $0.header, nil) }, layout: layout, options: options)]
-        for row in rows {
-            lines.append(line(cells(row, layout: layout, options: options), layout: layout, options: options))
+        // Each cell's text is made once; the layout and the lines only measure and pad it.
+        let texts = rows.map { row in Column.allCases.map { text($0, row, options: options) } }
+        let layout = self.layout(rows, texts: texts, options: options)
+        var lines = [line(layout.columns.map { Cell(column: $0, text: $0.header, colour: nil) }, layout: layout, options: options)]
+        for (row, rowTexts) in zip(rows, texts) {
+            lines.append(line(cells(row, texts: rowTexts, layout: layout), layout: layout, options: options))
         }
         return lines
     }
@@ -73,17 +75,29 @@ public enum ListTable {
         var widths: [Column: Int]
     }
 
+    struct Cell {
+        /// nil for the text that says why a row has no numbers: it spans the rest.
+        var column: Column?
+        var text: String
+        var colour: Colour?
+    }
+
     /// Which columns are shown, and how wide each is.
     static func layout(_ rows: [ListRow], options: Options) -> Layout {
+        layout(rows, texts: rows.map { row in Column.allCases.map { text($0, row, options: options) } }, options: options)
+    }
+
+    static func layout(_ rows: [ListRow], texts: [[String]], options: Options) -> Layout {
         var columns = Column.allCases
         if !rows.contains(where: { $0.stats?.readOnly == true }) { columns.removeAll { $0 == .readOnly } }
         if !rows.contains(where: { $0.timeToFull != nil && $0.stats != nil }) { columns.removeAll { $0 == .fullIn } }
         if options.barCells <= 0 { columns.removeAll { $0 == .bar } }
         var widths: [Column: Int] = [:]
         for column in columns {
+            let position = Column.allCases.firstIndex(of: column)!
             var width = column.header.count
-            for row in rows where row.stats != nil || column == .mountPoint || column == .type {
-                width = max(width, text(column, row, options: options).count)
+            for (row, rowTexts) in zip(rows, texts) where row.stats != nil || column == .mountPoint || column == .type {
+                width = max(width, column == .bar && row.stats != nil ? options.barCells + 2 : length(rowTexts[position]))
             }
             widths[column] = width
         }
@@ -109,10 +123,16 @@ public enum ListTable {
         layout.widths[.mountPoint] = max(floor, width - excess)
     }
 
+    /// Columns a text takes: its bytes when it is ASCII (most cells), else its characters;
+    /// counting characters of every cell was a tenth of `list`'s run (grapheme breaking).
+    static func length(_ text: String) -> Int {
+        text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.count : text.count
+    }
+
     /// "/media/u/USB STICK" in 10 columns: "/medi…TICK". The middle goes: both the start
     /// (where it is) and the end (which disk) say something.
     public static func ellipsized(_ text: String, width: Int) -> String {
-        guard text.count > width else { return text }
+        guard length(text) > width else { return text }
         guard width > 1 else { return String(repeating: "…", count: max(width, 0)) }
         let tail = (width - 1) / 2
         let head = width - 1 - tail
@@ -150,11 +170,11 @@ public enum ListTable {
     }
 
     /// A row's cells; a row without numbers says why after its type, across the rest.
-    static func cells(_ row: ListRow, layout: Layout, options: Options) -> [(Column?, String, Colour?)] {
+    static func cells(_ row: ListRow, texts: [String], layout: Layout) -> [Cell] {
+        func text(_ column: Column) -> String { texts[Column.allCases.firstIndex(of: column)!] }
         guard row.stats != nil else {
-            var cells: [(Column?, String, Colour?)] = layout.columns.filter { $0 == .mountPoint || $0 == .type }
-                .map { ($0, text($0, row, options: options), nil) }
-            cells.append((nil, ControlCharacters.replaced(in: row.problem ?? "no numbers"), .red))
+            var cells = layout.columns.filter { $0 == .mountPoint || $0 == .type }.map { Cell(column: $0, text: text($0), colour: nil) }
+            cells.append(Cell(column: nil, text: ControlCharacters.replaced(in: row.problem ?? "no numbers"), colour: .red))
             return cells
         }
         let colour: Colour? = switch row.severity {
@@ -163,40 +183,41 @@ public enum ListTable {
         case .critical: .red
         }
         return layout.columns.map { column in
-            (column, text(column, row, options: options), column == .bar || column == .percent ? colour : nil)
+            Cell(column: column, text: text(column), colour: column == .bar || column == .percent ? colour : nil)
         }
     }
 
     /// Pads and joins the cells, cuts the line at the terminal's width, then colours it.
-    static func line(_ cells: [(Column?, String, Colour?)], layout: Layout, options: Options) -> String {
+    /// Blanks are counted, not built: spaces are written only before visible text, so a
+    /// line never ends in them.
+    static func line(_ cells: [Cell], layout: Layout, options: Options) -> String {
         var budget = options.columns ?? Int.max
         var out = ""
         var pendingSpaces = 0
-        for (index, (column, content, colour)) in cells.enumerated() {
-            var cell = content
-            if let column {
+        for (index, cell) in cells.enumerated() {
+            var text = cell.text
+            var leading = 0, trailing = 0
+            if let column = cell.column {
                 let width = layout.widths[column]!
-                if column == .mountPoint { cell = ellipsized(cell, width: width) }
-                let padding = String(repeating: " ", count: max(width - cell.count, 0))
-                cell = column.alignsRight ? padding + cell : cell + padding
+                if column == .mountPoint { text = ellipsized(text, width: width) }
+                // A bar is as wide as its column (its glyphs are not ASCII: not counted).
+                let padding = max(width - (column == .bar && !text.isEmpty ? width : length(text)), 0)
+                if column.alignsRight { leading = padding } else { trailing = padding }
             }
             if index > 0 { pendingSpaces += separator.count }
-            // Trailing blanks are never written: spaces wait for the next visible text.
-            let trimmed = String(cell.reversed().drop { $0 == " " }.reversed())
-            let leading = cell.prefix { $0 == " " }.count
-            guard !trimmed.isEmpty else {
-                pendingSpaces += cell.count
+            guard !text.isEmpty else {
+                pendingSpaces += leading + trailing
                 continue
             }
-            let visible = trimmed.count > leading ? String(trimmed.dropFirst(leading)) : ""
             let spaces = pendingSpaces + leading
             guard budget > spaces else { break }
             out += String(repeating: " ", count: spaces)
             budget -= spaces
-            let shown = String(visible.prefix(budget))
-            budget -= shown.count
-            if let colour, options.colors { out += colour.rawValue + shown + Colour.reset } else { out += shown }
-            pendingSpaces = cell.count - leading - visible.count
+            let count = cell.column == .bar ? layout.widths[.bar]! : length(text)
+            let shown = count <= budget ? text : String(text.prefix(budget))
+            budget -= min(count, budget)
+            if let colour = cell.colour, options.colors { out += colour.rawValue + shown + Colour.reset } else { out += shown }
+            pendingSpaces = trailing
             if budget <= 0 { break }
         }
         return out
