@@ -67,7 +67,10 @@ struct ListOptions: Equatable {
                     guard !value.isEmpty else {
                         throw .invalidValue(option: name, value: value, reason: "the pattern is empty: a mount point or a glob such as '/media/*'", command: command)
                     }
-                    options.mountPatterns.append(value)
+                    // "/home/" as typed by a shell's completion means the mount point /home.
+                    var pattern = Substring(value)
+                    while pattern.count > 1, pattern.hasSuffix("/") { pattern = pattern.dropLast() }
+                    options.mountPatterns.append(String(pattern))
                 case "-a", "--all":
                     try scanner.requireNoValue(name, inline: inline)
                     options.all = true

@@ -17,6 +17,7 @@ import Testing
         #expect(options.excludedTypes == ["tmpfs"])
         #expect(options.format == .json)
         #expect(options.mountPatterns == ["/media/*"])
+        #expect(try ListOptions.parse(["-m", "/home/", "-m", "/", "-m", "//"]).mountPatterns == ["/home", "/", "/"])
     }
 
     @Test func defaults() throws {
