@@ -89,6 +89,41 @@ import Testing
         #expect(all.contains { $0["mountpoint"] as? String == machine.bind })
     }
 
+    /// Every row of the machine's own list against df(1), whatever is mounted: each row is
+    /// bracketed by two runs of ours around df's (the root filesystem moves while tests
+    /// build), and must agree in one of 20 attempts; a row whose mount went away meanwhile
+    /// (other tests mount and unmount) is passed over.
+    @Test func everyRealFilesystemOfTheMachineHasDfsNumbers() throws {
+        let rows = try Self.objects(try Self.list(["--format", "json", "--timeout", "2s"]).stdout)
+        #expect(rows.contains { $0["mountpoint"] as? String == "/" })
+        var compared = 0
+        for row in rows where row["state"] as? String == "fresh" {
+            let point = try #require(row["mountpoint"] as? String)
+            let type = try #require(row["fstype"] as? String)
+            guard !point.contains(where: { "*?[\\".contains($0) }) else { continue }
+            func ours() throws -> [String: Any]? {
+                try Self.objects(try Self.list(["--format", "json", "--mount", point, "--type", type]).stdout).first
+            }
+            var difference = "never compared"
+            for _ in 0..<20 {
+                guard let before = try ours() else { difference = "gone"; break }
+                guard let df = try? DiskFree.of(point), df.target == point else { difference = "gone"; break }
+                guard let after = try ours() else { difference = "gone"; break }
+                let keys = ["total_bytes", "used_bytes", "free_bytes", "used_percent"]
+                guard keys.allSatisfy({ (before[$0] as? Int) == (after[$0] as? Int) }) else { continue }
+                let mine = keys.map { before[$0] as? Int ?? -1 }
+                let theirs = [Int(df.sizeBytes), Int(df.usedBytes), Int(df.availableBytes), df.percent]
+                difference = mine == theirs ? "" : "ours \(mine), df's \(theirs)"
+                if difference.isEmpty { break }
+            }
+            if difference == "gone" { continue }
+            #expect(difference.isEmpty, "\(point) (\(type)): \(difference)")
+            compared += 1
+        }
+        print("measured: \(compared) filesystems of this machine's list equal to df's numbers")
+        #expect(compared >= 1)
+    }
+
     @Test(Prerequisite.enabled(Prerequisite.isRoot && Prerequisite.hasCommand("mksquashfs"), "needs root and mksquashfs (squashfs-tools)"))
     func squashfsImagesOnlyWithLoops() throws {
         let machine = try Machine()
