@@ -82,11 +82,8 @@ public enum ListTable {
         var colour: Colour?
     }
 
-    /// Which columns are shown, and how wide each is.
-    static func layout(_ rows: [ListRow], options: Options) -> Layout {
-        layout(rows, texts: rows.map { row in Column.allCases.map { text($0, row, options: options) } }, options: options)
-    }
-
+    /// Which columns are shown, and how wide each is (`texts`: every row's cells, in the
+    /// order of Column.allCases).
     static func layout(_ rows: [ListRow], texts: [[String]], options: Options) -> Layout {
         var columns = Column.allCases
         if !rows.contains(where: { $0.stats?.readOnly == true }) { columns.removeAll { $0 == .readOnly } }
