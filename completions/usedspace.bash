@@ -11,10 +11,10 @@ _usedspace() {
     done
     case $command in
         "")
-            mapfile -t COMPREPLY < <(compgen -W "status watch click config completion help -h --help -V --version" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "status watch list click config completion help -h --help -V --version" -- "$cur")
             return ;;
         help)
-            mapfile -t COMPREPLY < <(compgen -W "status watch click config completion" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "status watch list click config completion" -- "$cur")
             return ;;
         completion)
             mapfile -t COMPREPLY < <(compgen -W "bash zsh fish -h --help" -- "$cur")
@@ -95,6 +95,21 @@ _usedspace() {
                 --config) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
             esac
             mapfile -t COMPREPLY < <(compgen -W "-p --path -a --all -f --format -d --details --warn --critical --hysteresis --hide-below --click-right --label --bar-width --bar-glyphs --unit --icons --template --template-warning --template-critical --template-stale --template-failed --template-not-mounted --template-below --template-details --color-normal --color-warning --color-critical --name --bar-pid --signal --interval --timeout --config --no-daemon -h --help" -- "$cur")
+            return ;;
+        list)
+            case $prev in
+                -t|--type) :; return ;;
+                -x|--exclude-type) :; return ;;
+                -m|--mount) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+                -f|--format) mapfile -t COMPREPLY < <(compgen -W "text json" -- "$cur"); return ;;
+                --unit) mapfile -t COMPREPLY < <(compgen -W "file si iec bytes" -- "$cur"); return ;;
+                --warn) :; return ;;
+                --critical) :; return ;;
+                --bar-width) :; return ;;
+                --bar-glyphs) :; return ;;
+                --timeout) :; return ;;
+            esac
+            mapfile -t COMPREPLY < <(compgen -W "-t --type -x --exclude-type -m --mount -a --all --loops -f --format --unit --warn --critical --bar-width --bar-glyphs --timeout --no-daemon -h --help" -- "$cur")
             return ;;
     esac
 }

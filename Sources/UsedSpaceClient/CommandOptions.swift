@@ -87,6 +87,25 @@ enum CommandOptions {
         help,
     ]
 
+    static let list: [OptionSpec] = [
+        OptionSpec("--type", short: "t", value: "TYPE", ["only filesystems of TYPE (ext4, nfs4, tmpfs…), even", "one hidden by default; repeat or separate by commas"]),
+        OptionSpec("--exclude-type", short: "x", value: "TYPE", ["leave out filesystems of TYPE; repeatable"]),
+        OptionSpec("--mount", short: "m", value: "PATTERN", ["only mount points matching PATTERN, a path or a", "glob such as '/media/*'; repeatable"], completion: .path),
+        OptionSpec("--all", short: "a", ["every mount, pseudo, duplicate and empty ones too", "(as df -a)"]),
+        OptionSpec("--loops", ["also squashfs loop images (snaps)"]),
+        OptionSpec("--format", short: "f", value: "FORMAT", ["text (default) or json: one object per filesystem", "per line, with the keys of status --format json"],
+                   completion: .choices(["text", "json"])),
+        OptionSpec("--unit", value: "UNIT", ["sizes as iec (df -h, the default), si (df -H),", "file (311.16 GB) or bytes"],
+                   completion: .choices(SizeUnit.allCases.map(\.rawValue))),
+        OptionSpec("--warn", value: "LIMIT", ["yellow from LIMIT on: a used percentage or a free", "size (default 80%); repeatable"]),
+        OptionSpec("--critical", value: "LIMIT", ["red from LIMIT on (default 90%); repeatable"]),
+        OptionSpec("--bar-width", value: "N", ["cells of the bar, 0 for none (default 10)"]),
+        OptionSpec("--bar-glyphs", value: "CHARS", ["the filled and the empty cell, e.g. '#-' (or ascii)"]),
+        OptionSpec("--timeout", value: "DURATION", ["give up on a filesystem that does not answer after", "DURATION (default 5s)"]),
+        OptionSpec("--no-daemon", ["do not ask usedspaced for the time to full"]),
+        help,
+    ]
+
     static let configCommand: [OptionSpec] = [config, help]
     static let click: [OptionSpec] = [
         OptionSpec("--pid", value: "PID", ["the watch that is PID or runs under it (polybar's", "%pid%)"]),
@@ -97,7 +116,7 @@ enum CommandOptions {
     static let top: [OptionSpec] = [help, OptionSpec("--version", short: "V", ["print the version"])]
 
     static let commands: [(name: String, options: [OptionSpec])] = [
-        ("status", status), ("watch", watch), ("click", click), ("config", configCommand), ("completion", completion), ("help", []),
+        ("status", status), ("watch", watch), ("list", list), ("click", click), ("config", configCommand), ("completion", completion), ("help", []),
     ]
 
     /// "  -p, --path PATH          the filesystem…", continuation lines aligned.

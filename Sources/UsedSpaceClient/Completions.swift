@@ -9,6 +9,7 @@ enum Completions {
     static let commandSummaries: [(name: String, summary: String)] = [
         ("status", "print the used percentage once"),
         ("watch", "print it again at every change, for status bars"),
+        ("list", "every real filesystem, one row each"),
         ("click", "pass a click to the watch of a block"),
         ("config", "check the configuration file"),
         ("completion", "print a shell completion script"),
@@ -78,7 +79,7 @@ enum Completions {
                         return ;;
 
             """
-        for (name, options) in [("status", CommandOptions.status), ("watch", CommandOptions.watch)] {
+        for (name, options) in [("status", CommandOptions.status), ("watch", CommandOptions.watch), ("list", CommandOptions.list)] {
             text += "        \(name))\n            case $prev in\n"
             for option in options where option.value != nil {
                 let names = option.names.joined(separator: "|")
@@ -151,7 +152,7 @@ enum Completions {
         text += "    local command=${words[2]}\n"
         text += "    shift words\n    (( CURRENT-- ))\n"
         text += "    case $command in\n"
-        for (name, options) in [("status", CommandOptions.status), ("watch", CommandOptions.watch)] {
+        for (name, options) in [("status", CommandOptions.status), ("watch", CommandOptions.watch), ("list", CommandOptions.list)] {
             text += "        \(name))\n            _arguments -s -S \\\n"
             text += zshSpecs(options).map { "                " + $0 }.joined(separator: " \\\n") + " ;;\n"
         }
@@ -184,7 +185,7 @@ enum Completions {
         text += "complete -c usedspace -n '__fish_seen_subcommand_from completion' -a '\(shells.joined(separator: " "))'\n"
         text += "complete -c usedspace -n '__fish_seen_subcommand_from config' -a check -d 'check the configuration file'\n"
         text += "complete -c usedspace -n '__fish_seen_subcommand_from click' -a 'left middle right'\n"
-        for (name, options) in [("status", CommandOptions.status), ("watch", CommandOptions.watch), ("click", CommandOptions.click), ("config", CommandOptions.configCommand), ("completion", CommandOptions.completion)] {
+        for (name, options) in [("status", CommandOptions.status), ("watch", CommandOptions.watch), ("list", CommandOptions.list), ("click", CommandOptions.click), ("config", CommandOptions.configCommand), ("completion", CommandOptions.completion)] {
             for option in options {
                 text += "complete -c usedspace -n '__fish_seen_subcommand_from \(name)'\(fishFlags(option))\n"
             }

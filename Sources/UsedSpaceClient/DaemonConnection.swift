@@ -40,11 +40,21 @@ final class DaemonConnection {
     /// One request, one answer, waiting at most until `deadline` (monotonic ns); an `error`
     /// answer is thrown.
     func request(_ line: String, deadline: UInt64) throws(Failure) -> [String] {
+        try send(line)
+        return try answer(deadline: deadline)
+    }
+
+    /// The request alone: `list` asks, measures while the daemon answers, then reads.
+    func send(_ line: String) throws(Failure) {
         do {
             try socket.writeAll(Array(line.utf8))
         } catch {
             throw .unreachable(error.description)
         }
+    }
+
+    /// The answer to the request sent, waiting at most until `deadline`.
+    func answer(deadline: UInt64) throws(Failure) -> [String] {
         let frame = try readFrame(deadline: deadline)
         switch frame.header {
         case .ok: return frame.lines

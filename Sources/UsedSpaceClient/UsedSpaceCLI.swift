@@ -13,6 +13,7 @@ public enum UsedSpaceCLI {
           status   print the used percentage (and --details) once, then exit
           watch    print it again every time it changes: for status bars (i3bar, i3blocks,
                    polybar, waybar) and scripts
+          list     every real filesystem of the machine, one row each, with df's numbers
           click    pass a click on a block to its watch (polybar, waybar)
           config   check the configuration file: usedspace config check
           completion  print the completion script of bash, zsh or fish
@@ -47,6 +48,10 @@ public enum UsedSpaceCLI {
             let options = try StatusOptions.parse(rest)
             if options.showHelp { return printHelp(StatusOptions.help) }
             return StatusCommand.run(options)
+        case "list":
+            let options = try ListOptions.parse(rest)
+            if options.showHelp { return printHelp(ListOptions.help) }
+            return ListCommand.run(options)
         case "config":
             return try ConfigCommand.run(rest)
         case "completion":
@@ -62,6 +67,7 @@ public enum UsedSpaceCLI {
             case nil: return printHelp(help)
             case "status": return printHelp(StatusOptions.help)
             case "watch": return printHelp(WatchOptions.help)
+            case "list": return printHelp(ListOptions.help)
             case "config": return printHelp(ConfigCommand.help)
             case "completion": return printHelp(Completions.help)
             case "click": return printHelp(ClickCommand.help)

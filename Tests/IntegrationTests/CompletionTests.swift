@@ -41,7 +41,7 @@ import Testing
 
     @Test(Prerequisite.enabled(Prerequisite.hasCommand("bash"), "needs bash"))
     func bashCompletes() throws {
-        #expect(try Self.bash(["usedspace", ""]) == ["status", "watch", "click", "config", "completion", "help", "-h", "--help", "-V", "--version"])
+        #expect(try Self.bash(["usedspace", ""]) == ["status", "watch", "list", "click", "config", "completion", "help", "-h", "--help", "-V", "--version"])
         #expect(try Self.bash(["usedspace", "click", ""]) == ["left", "middle", "right", "--pid", "--name", "-h", "--help"])
         #expect(try Self.bash(["usedspace", "wa"]) == ["watch"])
         #expect(try Self.bash(["usedspace", "watch", "--form"]) == ["--format"])
@@ -50,6 +50,8 @@ import Testing
         #expect(try Self.bash(["usedspace", "watch", "--template", ""]) == [], "a template is typed, not chosen")
         #expect(try Self.bash(["usedspace", "status", "--path", "/us"]) == ["/usr"])
         #expect(try Self.bash(["usedspace", "completion", "f"]) == ["fish"])
+        #expect(try Self.bash(["usedspace", "list", "-f", ""]) == ["text", "json"])
+        #expect(try Self.bash(["usedspace", "list", "--lo"]) == ["--loops"])
     }
 
     @Test(Prerequisite.enabled(Prerequisite.hasCommand("fish"), "needs fish"))
@@ -60,7 +62,7 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
-        #expect(try Set(complete("usedspace ")) == ["status", "watch", "click", "config", "completion", "help"])
+        #expect(try Set(complete("usedspace ")) == ["status", "watch", "list", "click", "config", "completion", "help"])
         #expect(try complete("usedspace watch --form") == ["--format"])
         #expect(try complete("usedspace status --format i3") == ["i3bar", "i3blocks"])
         #expect(try Set(complete("usedspace watch --unit ")) == ["file", "si", "iec", "bytes"])
@@ -80,7 +82,7 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             return ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         }
-        #expect(try Set(complete("usedspace ")) == ["status", "watch", "click", "config", "completion", "help", "-h", "--help", "-V", "--version"])
+        #expect(try Set(complete("usedspace ")) == ["status", "watch", "list", "click", "config", "completion", "help", "-h", "--help", "-V", "--version"])
         #expect(try complete("usedspace status --for") == ["--format"])
         #expect(try complete("usedspace watch --format ") == ["text", "json", "i3bar", "i3blocks", "polybar", "waybar"])
         #expect(try complete("usedspace status --unit ") == ["file", "si", "iec", "bytes"])

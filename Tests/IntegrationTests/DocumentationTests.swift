@@ -32,7 +32,7 @@ import Testing
     @Test(Prerequisite.enabled(Prerequisite.hasCommand("mandoc"), "needs mandoc"))
     func everyOptionInTheHelpIsInTheManPages() throws {
         let client = try Self.rendered("man/usedspace.1")
-        for command in [["status", "--help"], ["watch", "--help"]] {
+        for command in [["status", "--help"], ["watch", "--help"], ["list", "--help"]] {
             let help = try CommandRunner.run(CommandRunner.usedspace, command).stdout
             for option in Self.options(inHelp: help) {
                 #expect(client.contains(option), "usedspace(1) does not mention \(option)")

@@ -125,6 +125,11 @@ import Testing
             #expect(RealFilesystems.isKnownLocal(type), "\(type)")
             #expect(!RealFilesystems.isNetwork(type), "\(type)")
         }
+        // The kernel's pseudo filesystems answer from memory; autofs may mount anything.
+        #expect(RealFilesystems.isKnownLocal("proc") && RealFilesystems.isKnownLocal("cgroup2"))
+        #expect(!RealFilesystems.isKnownLocal("autofs"))
+        #expect(!RealFilesystems.isKnownLocal("fuse.gvfsd-fuse") && !RealFilesystems.isKnownLocal("fusectl"))
+        #expect(!RealFilesystems.isKnownLocal("fuse.squashfuse"))
         // FUSE and unknown types may hang: not known local.
         #expect(!RealFilesystems.isKnownLocal("fuse.hangfs"))
         #expect(!RealFilesystems.isKnownLocal("fuseblk"))

@@ -45,7 +45,7 @@ public struct BarBlock: Equatable, Sendable {
             } else {
                 details = ["Used: " + options.unit.format(stats.usedBytes), "Free: " + options.unit.format(stats.freeBytes),
                            "Total: " + options.unit.format(stats.totalBytes)]
-                    + (snapshot.timeToFull.map { [$0.description] } ?? []) + alerts.map(\.detail) + configurationDetails
+                    + (stats.readOnly ? ["Read-only"] : []) + (snapshot.timeToFull.map { [$0.description] } ?? []) + alerts.map(\.detail) + configurationDetails
             }
             let own = templates.forLevel(severity)?.text(context)
                 ?? label + (barCells > 0 ? ProgressBar.render(fraction, width: barCells, glyphs: options.glyphs) + " " : "")

@@ -41,23 +41,25 @@ public enum RealFilesystems {
     /// Network filesystems (nfs, nfs4, cifs, smb3, sshfs, 9p, ceph, glusterfs…): shown,
     /// measured with the hang timeout.
     public static func isNetwork(_ fileSystemType: String) -> Bool {
-        networkTypes.contains(fileSystemType)
+        isNetworkType(fileSystemType)
     }
 
     /// Local filesystems of the kernel whose statvfs answers from memory (block devices,
-    /// tmpfs): measured directly. Anything else, FUSE above all, may hang and is measured in
-    /// a child given up on after the timeout.
+    /// tmpfs, the kernel's pseudo filesystems): measured directly. Anything else, FUSE above
+    /// all, may hang and is measured in a child given up on after the timeout; so is autofs,
+    /// whose statvfs can trigger a mount of anything.
     public static func isKnownLocal(_ fileSystemType: String) -> Bool {
-        localTypes.contains(fileSystemType) || memoryTypes.contains(fileSystemType)
-            || loopImageTypes.contains(fileSystemType)
+        if fileSystemType == "autofs" || fileSystemType.hasPrefix("fuse") { return false }
+        return isLocalBlock(fileSystemType) || isMemory(fileSystemType)
+            || isPseudo(fileSystemType) || isLoopImage(fileSystemType)
     }
 
     public static func kind(of fileSystemType: String) -> Kind {
-        if pseudoTypes.contains(fileSystemType) { return .pseudo }
-        if networkTypes.contains(fileSystemType) { return .network }
-        if memoryTypes.contains(fileSystemType) { return .memory }
-        if stackedTypes.contains(fileSystemType) { return .stacked }
-        if loopImageTypes.contains(fileSystemType) { return .loopImage }
+        if isPseudo(fileSystemType) { return .pseudo }
+        if isNetworkType(fileSystemType) { return .network }
+        if isMemory(fileSystemType) { return .memory }
+        if isStacked(fileSystemType) { return .stacked }
+        if isLoopImage(fileSystemType) { return .loopImage }
         if fileSystemType == "fuse" || fileSystemType == "fuseblk" || fileSystemType.hasPrefix("fuse.") {
             return .fuse
         }
@@ -66,84 +68,140 @@ public enum RealFilesystems {
 
     /// The entries whose mount point shows them: not covered by a later mount on the same
     /// point or on a directory above it (unless that later mount is one they sit on).
+    ///
+    /// Written with arrays and sorting rather than sets and dictionaries of custom keys:
+    /// their generic metadata is built at run time, which cost `list` more than all its
+    /// statvfs calls (docs/PERFORMANCE.md).
     public static func measurable(_ entries: [MountEntry]) -> [MountEntry] {
-        var indicesByPoint: [String: [Int]] = [:]
-        var indexByID: [Int: Int] = [:]
-        for (index, entry) in entries.enumerated() {
-            indicesByPoint[entry.mountPoint, default: []].append(index)
-            indexByID[entry.mountID] = index
+        // Indices sorted by mount point, then by position: a lookup is a binary search.
+        var byPoint = Array(0..<entries.count)
+        byPoint.sort { entries[$0].mountPoint != entries[$1].mountPoint ? entries[$0].mountPoint < entries[$1].mountPoint : $0 < $1 }
+        func indices(at point: String) -> ArraySlice<Int> {
+            var low = 0, high = byPoint.count
+            while low < high {
+                let middle = (low + high) / 2
+                if entries[byPoint[middle]].mountPoint < point { low = middle + 1 } else { high = middle }
+            }
+            var end = low
+            while end < byPoint.count, entries[byPoint[end]].mountPoint == point { end += 1 }
+            return byPoint[low..<end]
         }
-        return entries.indices.filter { index in
+        var result: [MountEntry] = []
+        for index in 0..<entries.count {
             let entry = entries[index]
-            if indicesByPoint[entry.mountPoint]!.last! != index { return false }
-            let chain = parentChain(of: index, in: entries, indexByID: indexByID)
-            for ancestor in ancestorDirectories(of: entry.mountPoint) {
-                for later in indicesByPoint[ancestor] ?? [] where later > index && !chain.contains(later) {
-                    return false
+            guard indices(at: entry.mountPoint).last == index else { continue }
+            // The walk down the parents is made only when a later mount sits above: rarely.
+            var chain: [Int]?
+            var covered = false
+            for ancestor in ancestorDirectories(of: entry.mountPoint) where !covered {
+                for later in indices(at: ancestor) where later > index {
+                    if chain == nil { chain = parentChain(of: index, in: entries) }
+                    if !chain!.contains(later) { covered = true }
                 }
             }
-            return true
-        }.map { entries[$0] }
+            if !covered { result.append(entry) }
+        }
+        return result
     }
 
     /// One entry per device: the root mount first, then the earliest; in mount order.
-    static func onePerDevice(_ entries: [MountEntry]) -> [MountEntry] {
-        struct Device: Hashable { var major: UInt32, minor: UInt32 }
-        var winner: [Device: Int] = [:]
-        for (index, entry) in entries.enumerated() {
-            let device = Device(major: entry.deviceMajor, minor: entry.deviceMinor)
-            guard let current = winner[device] else {
-                winner[device] = index
-                continue
-            }
-            if entries[current].root != "/" && entry.root == "/" { winner[device] = index }
+    public static func onePerDevice(_ entries: [MountEntry]) -> [MountEntry] {
+        func device(_ entry: MountEntry) -> UInt64 { UInt64(entry.deviceMajor) << 32 | UInt64(entry.deviceMinor) }
+        var byDevice = Array(0..<entries.count)
+        byDevice.sort { device(entries[$0]) != device(entries[$1]) ? device(entries[$0]) < device(entries[$1]) : $0 < $1 }
+        var winners: [Int] = []
+        var start = 0
+        while start < byDevice.count {
+            var end = start
+            while end < byDevice.count, device(entries[byDevice[end]]) == device(entries[byDevice[start]]) { end += 1 }
+            let group = byDevice[start..<end]
+            winners.append(group.first { entries[$0].root == "/" } ?? group.first!)
+            start = end
         }
-        return winner.values.sorted().map { entries[$0] }
+        winners.sort()
+        return winners.map { entries[$0] }
     }
 
     /// Indices of the mounts under this one, up to the root of the table (cycles and
     /// unknown parents end the walk: the table is read while it may change).
-    private static func parentChain(of index: Int, in entries: [MountEntry], indexByID: [Int: Int]) -> Set<Int> {
-        var chain: Set<Int> = []
+    private static func parentChain(of index: Int, in entries: [MountEntry]) -> [Int] {
+        var chain: [Int] = []
         var current = index
-        while let parent = indexByID[entries[current].parentID], parent != current, !chain.contains(parent) {
-            chain.insert(parent)
+        while chain.count < entries.count,
+              let parent = entries.firstIndex(where: { $0.mountID == entries[current].parentID }),
+              parent != current, !chain.contains(parent) {
+            chain.append(parent)
             current = parent
         }
         return chain
     }
 
-    /// "/a/b/c" → ["/", "/a", "/a/b"]; "/" → [].
+    /// "/a/b/c" → ["/", "/a", "/a/b"]; "/" → []. On bytes: splitting Strings instantiates
+    /// generic metadata at run time, which was a quarter of `list`'s start (PERFORMANCE.md).
     static func ancestorDirectories(of path: String) -> [String] {
-        guard path != "/" else { return [] }
+        let bytes = Array(path.utf8)
+        guard bytes.count > 1 else { return [] }
         var result = ["/"]
-        var prefix = ""
-        let components = path.split(separator: "/", omittingEmptySubsequences: true)
-        for component in components.dropLast() {
-            prefix += "/" + component
-            result.append(prefix)
+        var index = 1
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "/"), bytes[index - 1] != UInt8(ascii: "/"), index + 1 < bytes.count {
+                result.append(String(decoding: bytes[0..<index], as: UTF8.self))
+            }
+            index += 1
         }
         return result
     }
 
-    static let pseudoTypes: Set<String> = [
-        "proc", "sysfs", "cgroup", "cgroup2", "devtmpfs", "devpts", "securityfs", "debugfs", "tracefs",
-        "bpf", "mqueue", "hugetlbfs", "pstore", "configfs", "fusectl", "autofs", "binfmt_misc", "nsfs",
-        "efivarfs", "rpc_pipefs", "selinuxfs", "smackfs", "apparmorfs", "nfsd", "sockfs", "pipefs",
-        "anon_inodefs", "devfs", "usbfs", "xenfs", "openpromfs", "cpuset", "rootfs", "binder",
-        "fuse.gvfsd-fuse", "fuse.portal", "fuse.lxcfs",
-    ]
-    static let memoryTypes: Set<String> = ["tmpfs", "ramfs"]
-    static let stackedTypes: Set<String> = ["overlay", "aufs", "ecryptfs", "shiftfs"]
-    static let loopImageTypes: Set<String> = ["squashfs", "fuse.squashfuse", "fuse.snapfuse"]
-    static let networkTypes: Set<String> = [
-        "nfs", "nfs4", "cifs", "smb3", "smbfs", "ncpfs", "9p", "afs", "coda", "ceph", "glusterfs",
-        "fuse.glusterfs", "lustre", "orangefs", "pvfs2", "beegfs", "gpfs", "panfs", "davfs", "sshfs",
-        "fuse.sshfs", "fuse.rclone", "fuse.s3fs", "fuse.gcsfuse", "fuse.curlftpfs", "fuse.ceph-fuse",
-        "fuse.juicefs",
-    ]
-    static let localTypes: Set<String> = [
-        "ext2", "ext3", "ext4", "xfs", "btrfs", "bcachefs", "vfat", "msdos", "exfat", "f2fs", "jfs",
-        "reiserfs", "nilfs2", "iso9660", "udf", "erofs", "hfs", "hfsplus", "ntfs", "ntfs3", "minix", "zfs",
-    ]
+    // Switches rather than Sets: a Set is built at first use, which cost `list` more than
+    // looking a type up in a switch ever does (docs/PERFORMANCE.md).
+    static func isPseudo(_ type: String) -> Bool {
+        switch type {
+        case "proc", "sysfs", "cgroup", "cgroup2", "devtmpfs", "devpts", "securityfs", "debugfs", "tracefs",
+             "bpf", "mqueue", "hugetlbfs", "pstore", "configfs", "fusectl", "autofs", "binfmt_misc", "nsfs",
+             "efivarfs", "rpc_pipefs", "selinuxfs", "smackfs", "apparmorfs", "nfsd", "sockfs", "pipefs",
+             "anon_inodefs", "devfs", "usbfs", "xenfs", "openpromfs", "cpuset", "rootfs", "binder",
+             "fuse.gvfsd-fuse", "fuse.portal", "fuse.lxcfs": return true
+        default: return false
+        }
+    }
+
+    static func isMemory(_ type: String) -> Bool {
+        switch type {
+        case "tmpfs", "ramfs": return true
+        default: return false
+        }
+    }
+
+    static func isStacked(_ type: String) -> Bool {
+        switch type {
+        case "overlay", "aufs", "ecryptfs", "shiftfs": return true
+        default: return false
+        }
+    }
+
+    static func isLoopImage(_ type: String) -> Bool {
+        switch type {
+        case "squashfs", "fuse.squashfuse", "fuse.snapfuse": return true
+        default: return false
+        }
+    }
+
+    static func isNetworkType(_ type: String) -> Bool {
+        switch type {
+        case "nfs", "nfs4", "cifs", "smb3", "smbfs", "ncpfs", "9p", "afs", "coda", "ceph", "glusterfs",
+             "fuse.glusterfs", "lustre", "orangefs", "pvfs2", "beegfs", "gpfs", "panfs", "davfs", "sshfs",
+             "fuse.sshfs", "fuse.rclone", "fuse.s3fs", "fuse.gcsfuse", "fuse.curlftpfs", "fuse.ceph-fuse",
+             "fuse.juicefs": return true
+        default: return false
+        }
+    }
+
+    static func isLocalBlock(_ type: String) -> Bool {
+        switch type {
+        case "ext2", "ext3", "ext4", "xfs", "btrfs", "bcachefs", "vfat", "msdos", "exfat", "f2fs", "jfs",
+             "reiserfs", "nilfs2", "iso9660", "udf", "erofs", "hfs", "hfsplus", "ntfs", "ntfs3", "minix",
+             "zfs": return true
+        default: return false
+        }
+    }
 }

@@ -80,6 +80,10 @@ extension LowSpacePolicy {
         guard enabled, snapshot.state == .fresh, let stats = snapshot.stats, let share = Self.freeShare(of: stats) else {
             return (.none, alert)
         }
+        // Nobody can free space on a read-only filesystem, nor fill it: GNOME's
+        // housekeeping plugin skips them, and one remounted read-only takes its
+        // notification down.
+        if stats.readOnly { return alert.active ? (.withdraw, LowSpaceAlert()) : (.none, alert) }
         var next = alert
         if alert.active && hasRecovered(stats) {
             next = LowSpaceAlert()

@@ -2,6 +2,7 @@
 /// (DESIGN.md). Numbers a failed snapshot does not have are null. `time_to_full` carries the
 /// fast fill when the slow estimate has nothing to say (Snapshot.shownTimeToFull);
 /// `fast_fill` and `btrfs` are there only when there is one, `watch_ended` only when true.
+/// `read_only` is statvfs's ST_RDONLY (null without numbers).
 public enum JSONRenderer {
     /// `text`: what a `--template` made of the snapshot, written as the key "text".
     public static func render(_ snapshot: Snapshot, text: String? = nil) -> String {
@@ -20,6 +21,7 @@ public enum JSONRenderer {
         json.add("total_inodes", stats.flatMap { $0.totalInodes > 0 ? $0.totalInodes : nil })
         json.add("used_inodes", stats?.usedInodes)
         json.add("free_inodes", stats.flatMap { $0.totalInodes > 0 ? $0.freeInodes : nil })
+        if let stats { json.add("read_only", stats.readOnly) } else { json.addRaw("read_only", "null") }
         if let estimate = snapshot.shownTimeToFull {
             var range = JSONObjectWriter()
             range.add("lower_seconds", Int(estimate.lowerSeconds))

@@ -16,8 +16,10 @@ public enum TextRenderer {
             if let template = templates.forFailure(notMounted: snapshot.notMounted) { return template.text(context) }
             return "failed: \(reason ?? "no numbers")"
         }
+        // A template says {ro} where the user wants it; the default line says it at the end.
         let own = templates.forLevel(severity)?.text(context)
             ?? (cells > 0 ? ProgressBar.render(fraction, width: cells, glyphs: options.glyphs) + " " : "") + PercentText.oneDecimal(fraction) + "%"
+            + (snapshot.stats?.readOnly == true ? "  (read-only)" : "")
         let marks = SpaceDetailsText.marks(snapshot)
         if snapshot.state == .stale {
             if let stale = templates.stale { return stale.text(context) + marks }
@@ -32,7 +34,7 @@ public enum TextRenderer {
     }
 
     /// `Used:\t…`, `Free:\t…`, `Total:\t…` in file-style byte counts (or the `unit`), then
-    /// `Inodes:\t…`. Free is what the user can still write (df's Avail), so with reserved
+    /// `Inodes:\t…`, and `Mounted:\tread-only` on a read-only filesystem. Free is what the user can still write (df's Avail), so with reserved
     /// blocks Used + Free < Total. With a significant trend, `Trend:\tfull in 3–5 days`
     /// follows; then a fast fill and a btrfs filesystem's allocation (SpaceDetailsText).
     /// `template-details` replaces them all.
@@ -47,7 +49,7 @@ public enum TextRenderer {
             "Free:\t" + unit.format(stats.freeBytes),
             "Total:\t" + unit.format(stats.totalBytes),
             "Inodes:\t" + inodes(stats),
-        ] + (snapshot.timeToFull.map { ["Trend:\t" + $0.description] } ?? []) + SpaceDetailsText.detailLines(snapshot)
+        ] + (stats.readOnly ? ["Mounted:\tread-only"] : []) + (snapshot.timeToFull.map { ["Trend:\t" + $0.description] } ?? []) + SpaceDetailsText.detailLines(snapshot)
     }
 
     /// "405,580 used, 16,371,636 free", or "n/a" where the filesystem has no inode table
