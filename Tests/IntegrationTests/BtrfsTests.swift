@@ -155,11 +155,23 @@ import Testing
         let big = try Self.write(megabytes: 2048, fileMegabytes: 8, into: mount.mountPoint + "/big")
         for (index, file) in big.enumerated() where index % 2 == 0 { unlink(file) }
         try mount.sync()
+        // The extents of unlinked files go back to the data chunks only when btrfs's cleaner
+        // thread gets to them after the commit (delayed iputs): on a busy machine that takes
+        // seconds, and until then even a mkdir fails with ENOSPC. Wait until df shows the room.
+        let settled = waitUntil(seconds: 60) {
+            var stats = statvfs()
+            return statvfs(mount.mountPoint, &stats) == 0 && UInt64(stats.f_bavail) * UInt64(stats.f_frsize) >= 300_000_000
+        }
+        #expect(settled, "the deleted files' space never came back")
         let metrics = mount.scratch.subpath("metrics")
         let daemon = try DaemonProcess(arguments: ["--path", mount.mountPoint, "--interval", "200ms", "--textfile-dir", metrics],
                                        environment: ["DBUS_SESSION_BUS_ADDRESS": session.busAddress])
         try daemon.waitUntilAnswering()
-        #expect(try Self.daemonJSON(daemon)["btrfs"].flatMap { ($0 as? [String: Any])?["metadata_state"] as? String } == "ok")
+        var initial = "none"
+        #expect(waitUntil(seconds: 30) {
+            initial = (try? Self.daemonJSON(daemon)["btrfs"]).flatMap { ($0 as? [String: Any])?["metadata_state"] as? String } ?? "none"
+            return initial == "ok"
+        }, "the metadata state before the small files: \(initial)")
 
         // Small files until the daemon says the metadata is full.
         let small = mount.mountPoint + "/small"
