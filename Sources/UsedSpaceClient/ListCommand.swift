@@ -43,6 +43,11 @@ enum ListCommand {
             rows.append(row)
         }
         rows.sort { $0.mountPoint.utf8.lexicographicallyPrecedes($1.mountPoint.utf8) }
+        // As df's "no file systems processed": an empty table would read as a broken one.
+        guard !rows.isEmpty else {
+            StandardStreams.error("usedspace: no filesystem to list: none is mounted that --type, --exclude-type and --mount let through; see 'usedspace list --help'")
+            return ExitStatus.failure
+        }
         switch options.format {
         case .json:
             let now = WallClock.now()

@@ -39,8 +39,8 @@ struct ListOptions: Equatable {
         Options:
         \(CommandOptions.helpText(CommandOptions.list))
 
-        Exit status: 0 on success, 1 when a filesystem shown could not be measured, 2 for a
-        bad command line.
+        Exit status: 0 on success, 1 when a filesystem shown could not be measured or none
+        is left to list, 2 for a bad command line.
         """
 
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> ListOptions {

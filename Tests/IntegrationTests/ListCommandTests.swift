@@ -305,4 +305,19 @@ import Testing
             #expect(result.stderr.utf8.count < 400, "the message stays short: \(arguments.first ?? "")")
         }
     }
+
+    /// Filters that leave nothing: not an empty table, which would read as a broken one, but
+    /// what df says ("no file systems processed"), in both formats.
+    @Test func filtersThatMatchNothingSayItAndExitOne() throws {
+        for format in ["text", "json"] {
+            for filter in [["--type", "nosuchfs"], ["--mount", "/no/such/mount/*"]] {
+                let result = try Self.list(filter + ["--format", format])
+                #expect(result.status == 1, "\(filter) \(format)")
+                #expect(result.stdout.isEmpty, "\(result.stdout)")
+                #expect(result.stderr.hasPrefix("usedspace: no filesystem to list") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            }
+        }
+        // …while a filter that matches keeps exit status 0.
+        #expect(try Self.list(["--mount", "/", "--format", "json"]).status == 0)
+    }
 }
