@@ -45,12 +45,15 @@ struct ListOptions: Equatable {
 
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> ListOptions {
         var options = ListOptions()
+        var bar = BarArguments()
         var scanner = ArgumentScanner(arguments, command: command, takesValue: { CommandOptions.shortOptionsWithValues(CommandOptions.list).contains($0) })
         while let token = scanner.next() {
             switch token {
             case .positional(let argument):
                 throw .unexpectedArgument(argument, command: command)
             case .option(let name, let inline):
+                // The settings list shares with the bars, read by their one parser.
+                if Self.barOptionNames.contains(name), try bar.take(name, inline: inline, scanner: &scanner) { continue }
                 switch name {
                 case "-f", "--format":
                     let value = try scanner.value(of: name, inline: inline)
@@ -77,33 +80,6 @@ struct ListOptions: Equatable {
                 case "--loops":
                     try scanner.requireNoValue(name, inline: inline)
                     options.loops = true
-                case "--unit":
-                    let value = try scanner.value(of: name, inline: inline)
-                    guard let unit = SizeUnit(rawValue: value) else {
-                        throw .invalidValue(option: name, value: value, reason: "the units are \(SizeUnit.names)", command: command)
-                    }
-                    options.unit = unit
-                case "--warn", "--critical":
-                    let value = try scanner.value(of: name, inline: inline)
-                    let limit: AlertLimit
-                    do {
-                        limit = try AlertLimit.parse(value)
-                    } catch {
-                        throw .invalidValue(option: name, value: value, reason: error.description, command: command)
-                    }
-                    if name == "--warn" { options.warning.append(limit) } else { options.critical.append(limit) }
-                case "--bar-width":
-                    let value = try scanner.value(of: name, inline: inline)
-                    guard let width = Int(value), (0...100).contains(width) else {
-                        throw .invalidValue(option: name, value: value, reason: "the bar's cells are a number from 0 (no bar) to 100", command: command)
-                    }
-                    options.barWidth = width
-                case "--bar-glyphs":
-                    let value = try scanner.value(of: name, inline: inline)
-                    guard let glyphs = BarGlyphs(value) else {
-                        throw .invalidValue(option: name, value: value, reason: "two characters, the filled and the empty cell (such as '#-'), or ascii", command: command)
-                    }
-                    options.glyphs = glyphs
                 case "--timeout":
                     options.timeoutMilliseconds = Int32(try scanner.duration(of: name, inline: inline, in: DaemonSettings.timeoutRange) / 1000)
                 case "--no-daemon":
@@ -116,7 +92,24 @@ struct ListOptions: Equatable {
                 }
             }
         }
+        options.apply(bar)
         return options
+    }
+
+    /// The [bar] settings that `list` takes as options: their values are checked and read
+    /// as `status` and `watch` read them (BarArguments, BarOptions.set).
+    static let barOptionNames = ["--unit", "--warn", "--critical", "--bar-width", "--bar-glyphs"]
+
+    /// What the command line's bar settings say, over list's own defaults (sizes as df -h
+    /// writes them, 80 % and 90 %).
+    private mutating func apply(_ bar: BarArguments) {
+        guard !bar.isEmpty else { return }
+        let given = bar.options()
+        if bar.settings.contains(where: { $0.key == "unit" }) { unit = given.unit }
+        warning = given.severity.warning
+        critical = given.severity.critical
+        barWidth = given.barWidth ?? barWidth
+        glyphs = given.glyphs
     }
 
     /// "ext4,xfs" → ["ext4", "xfs"]: names as the kernel writes them in mountinfo.
