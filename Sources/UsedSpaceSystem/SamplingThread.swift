@@ -18,7 +18,10 @@ import UsedSpaceCore
 /// paths on one filesystem share its statvfs (SharedStatistics).
 ///
 /// Used by the daemon for every watched path and by `watch` when no daemon answers. When
-/// the owner lets go of it, the thread ends after its current sample.
+/// the owner lets go of it, the thread ends after its current sample. Given a
+/// SamplingGroup (the daemon), the path is sampled by the group's one thread while it is
+/// on a filesystem that cannot hang, with the same body (`sample`); this class's API to
+/// the owner is the same either way.
 public final class SamplingThread {
     struct State {
         var publisher: Publisher
