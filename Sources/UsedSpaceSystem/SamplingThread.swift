@@ -101,7 +101,7 @@ public final class SamplingThread {
 
     /// When `checkTimeout` must next be called (CLOCK_MONOTONIC ns): the moment the running
     /// sample, or the next one, would overrun the timeout. nil while a sample that already
-    /// timed out is still running (its late result wakes the owner).
+    /// timed out is still running or waiting to start (its late result wakes the owner).
     public var nextTimeoutCheck: UInt64? {
         shared.withLock { state in
             state.runningTimedOut ? nil : (state.runningSince ?? state.nextTick) + timeoutNanoseconds
@@ -116,8 +116,9 @@ public final class SamplingThread {
         shared.withLock { state in
             // A sample that is due but not started counts from when it was due: a group's
             // thread may be held up by another path's sample.
-            let since = state.runningSince ?? state.nextTick
-            guard !state.runningTimedOut, now >= since + timeoutNanoseconds else { return false }
+            // (nextTick is 0 until start.)
+            guard let since = state.runningSince ?? (state.nextTick > 0 ? state.nextTick : nil),
+                  !state.runningTimedOut, now >= since + timeoutNanoseconds else { return false }
             state.runningTimedOut = true
             state.hasSampled = true
             let current = state.publisher.current
@@ -203,14 +204,18 @@ public final class SamplingThread {
     }
 
     /// The next tick keeps to the schedule unless the sample overran it, and falls on the
-    /// grid of multiples of the interval (CLOCK_MONOTONIC): paths sampled at the same
+    /// grid of multiples of the interval (from `gridPhase`): paths sampled at the same
     /// interval are due at the same moments, so a group samples them in one wakeup.
     static func nextTick(after tick: UInt64, interval: UInt64, now: UInt64) -> UInt64 {
         let next = max(tick + interval, now)
-        guard interval > 0 else { return next }
-        let remainder = next % interval
+        guard interval > 0, next >= gridPhase else { return next }
+        let remainder = (next - gridPhase) % interval
         return remainder == 0 ? next : next + (interval - remainder)
     }
+
+    /// Where this process's grid starts: its first use, not zero, so that processes do
+    /// not all wake at the same whole seconds of the monotonic clock.
+    static let gridPhase = MonotonicClock.nanoseconds()
 
     /// Sets the calling thread's timer slack for `interval`, when it changed: it lets the
     /// kernel coalesce the thread's wakeups with others' (a tenth of the interval, at most
