@@ -11,9 +11,8 @@ import UsedSpaceCore
 /// its own, and joins the group when that sample shows its filesystem to be known local.
 /// The group's thread sleeps until the earliest member is due, then samples every member
 /// that is due with the same body a SamplingThread runs (SamplingThread.sample). Members'
-/// schedules fall on a common grid (multiples of the interval from SamplingThread.gridPhase),
-/// so members with the same
-/// interval are due together. A member whose path later resolves to a filesystem that may
+/// schedules fall on a common grid (multiples of the interval from
+/// SamplingThread.gridPhase), so members with the same interval are due together. A member whose path later resolves to a filesystem that may
 /// hang (a symlink changed, another filesystem mounted there) goes back to a thread of its
 /// own after that sample.
 ///
