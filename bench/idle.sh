@@ -32,6 +32,11 @@
 # machine (/ and whatever else is mounted, plus the N), following the mount table. The
 # watch and i3status still show the one quiet filesystem; the baseline daemon, if any, keeps
 # `--path` alone (an earlier build may not know auto).
+# IDLE_PRIVATE_MOUNTS=1 (with IDLE_AUTO) runs that daemon in a mount namespace of its own
+# (unshare --mount --propagation private), made after the loops are mounted: the mounts and
+# unmounts other work on the machine makes meanwhile (other test suites) do not reach it, as
+# on a session where nothing is being mounted. Without it, the count of mount table changes
+# the daemon followed during the run is printed, to judge the figures by.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 duration=${DURATION:-600}
@@ -89,7 +94,12 @@ disk "$watched" {
     format = "%percentage_used"
 }
 EOC
-"$bin/usedspaced" --state-dir "$work/state" "${daemon_paths[@]}" --interval 1s 2>"$work/daemon.log" &
+private_mounts=()
+if (( ${IDLE_AUTO:-0} > 0 )) && [[ ${IDLE_PRIVATE_MOUNTS:-0} == 1 ]]; then
+    private_mounts=(unshare --mount --propagation private)
+fi
+# unshare execs the daemon: $! is the daemon's own PID.
+"${private_mounts[@]}" "$bin/usedspaced" --state-dir "$work/state" "${daemon_paths[@]}" --interval 1s 2>"$work/daemon.log" &
 daemon=$!; pids+=($daemon)
 for _ in $(seq 100); do [[ -S $work/runtime/usedspace.sock ]] && break; sleep 0.05; done
 sleep 0.5
@@ -168,5 +178,7 @@ if baseline:
     print(f"CPU ratio baseline / i3status: {btotal / i[0]:.2f}x; this build / baseline: {total / btotal:.2f}x" if i[0] > 0 and btotal > 0 else "baseline: no CPU time")
 EOP
 echo "publishes during the run: $publishes (log lines)"
+grep -q 'mount table changed' "$work/daemon.log" && mount_changes=$(grep -c 'mount table changed' "$work/daemon.log") || mount_changes=0
+(( ${IDLE_AUTO:-0} > 0 )) && echo "mount table changes the daemon followed: $mount_changes${private_mounts[*]:+ (private mount namespace)}"
 echo "daemon's open descriptors before / after the churn: $fds_before / $fds_after"
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -180,10 +180,13 @@ import Testing
     }
 
     /// A FUSE filesystem that hangs in every call: watched when mounted, reported as not
-    /// answering, the loop answering all along; a lazy unmount ends its watch though its
+    /// answering, the loop answering all along, and the local filesystems (sampled together
+    /// by one thread, SamplingGroup) still sampled; a lazy unmount ends its watch though its
     /// thread is stuck in statfs.
     @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, python3-fusepy and fusermount3"))
     func aHangingFilesystemIsWatchedWithoutStallingTheDaemon() throws {
+        let scratch = try ScratchDirectory("auto-hang")
+        let disk = try scratch.mountExt4(at: "disk", megabytes: 32, reservedPercent: 0)
         let daemon = try DaemonProcess(arguments: ["--path", "auto", "--interval", "200ms", "--timeout", "1s"])
         try daemon.waitUntilAnswering()
         let subscriber = try ProtocolClient(path: daemon.socketPath)
@@ -194,6 +197,18 @@ import Testing
         hanging.hang()
         let stuck = try Self.update(subscriber) { $0["path"] as? String == mountPoint && $0["state"] as? String != "fresh" }
         #expect((stuck["error"] as? String)?.contains("did not answer") == true, "\(stuck)")
+        // The local disk keeps being sampled while the FUSE call hangs: each write of 4 MB
+        // (an eighth of it) is a fresh snapshot with the next seq.
+        var lastSeq = 0
+        for round in 1...3 {
+            try CommandRunner.shell("dd if=/dev/zero of=\(quoted(disk + "/fill\(round)")) bs=1M count=4 conv=fsync status=none")
+            let moved = try Self.update(subscriber) { update in
+                update["path"] as? String == disk && update["state"] as? String == "fresh" && (update["seq"] as? Int ?? 0) > lastSeq
+                    && (update["used_bytes"] as? Int ?? 0) >= round * 4 << 20
+            }
+            lastSeq = moved["seq"] as? Int ?? 0
+        }
+        #expect(lastSeq >= 3)
         let started = Date()
         #expect(try ProtocolClient(path: daemon.socketPath).request("ping").lines == ["pong"])
         #expect(Date().timeIntervalSince(started) < 1)

@@ -36,6 +36,9 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     /// is closed to it): not watched while they stay mounted, rather than shown failed for
     /// ever.
     private var unreachable: Set<String> = []
+    /// Samples the watched paths on filesystems that cannot hang in one thread (one wakeup
+    /// per interval for a dozen filesystems); each other path has a thread of its own.
+    private let samplingGroup = SamplingGroup()
 
     private var server: SocketServer?
     private var connections: [ObjectIdentifier: ClientConnection] = [:]
@@ -168,7 +171,8 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         let restoredSnapshot = StateFile.snapshot(for: path, in: restored)
         if let restoredSnapshot { tracker.restore(restoredSnapshot) }
         let publisher = Publisher(policy: PublishPolicy(threshold: settings.threshold), source: .daemon, restoring: restoredSnapshot)
-        return try WatchedPath(configuredPath: configuredPath, path: path, publisher: publisher, settings: settings, loop: loop) {
+        return try WatchedPath(configuredPath: configuredPath, path: path, publisher: publisher, settings: settings, loop: loop,
+                               group: samplingGroup) {
             [unowned self] watch, snapshot in self.published(snapshot, by: watch)
         }
     }

@@ -26,12 +26,13 @@ final class WatchedPath: ServedWatch {
 
     /// `published` is called on the loop with each snapshot the thread publishes, in order,
     /// and once after the first sample even when it published nothing new.
+    /// `group`: the thread that samples the watched paths on local filesystems together.
     init(configuredPath: String, path: String, publisher: Publisher, settings: DaemonSettings, loop: EventLoop,
-         published: @escaping (WatchedPath, Snapshot?) -> Void) throws {
+         group: SamplingGroup? = nil, published: @escaping (WatchedPath, Snapshot?) -> Void) throws {
         self.configuredPath = configuredPath
         self.path = path
         sampler = try SamplingThread(path: path, publisher: publisher, intervalMicroseconds: settings.intervalMicroseconds,
-                                     timeoutMicroseconds: settings.sampleTimeoutMicroseconds)
+                                     timeoutMicroseconds: settings.sampleTimeoutMicroseconds, group: group)
         snapshot = publisher.current
         wakeSource = try IOEventSource(loop: loop, descriptor: sampler.wake.descriptor, events: IOEvents.readable) { [unowned self] _ in
             self.collect(published)
