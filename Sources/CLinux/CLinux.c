@@ -7,6 +7,17 @@ int clinux_accept4(int fd, int flags) { return accept4(fd, 0, 0, flags); }
 
 int clinux_eventfd(unsigned int initial, int flags) { return eventfd(initial, flags); }
 
+#include <sys/timerfd.h>
+
+int clinux_timerfd_create(void) { return timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK); }
+
+int clinux_timerfd_set(int fd, unsigned long long nanoseconds) {
+    struct itimerspec when = {0};
+    when.it_value.tv_sec = (time_t)(nanoseconds / 1000000000ULL);
+    when.it_value.tv_nsec = (long)(nanoseconds % 1000000000ULL);
+    return timerfd_settime(fd, nanoseconds == 0 ? 0 : TFD_TIMER_ABSTIME, &when, 0);
+}
+
 int clinux_peer_credentials(int fd, int *pid, unsigned int *uid, unsigned int *gid) {
     struct ucred credentials;
     socklen_t length = sizeof credentials;

@@ -5,8 +5,23 @@ import UsedSpaceCore
 /// NFS server): callers that must stay responsive run it off their event loop.
 public enum FileSystemStatistics {
     public static func of(_ path: String) throws(SystemError) -> FilesystemStats {
+        try reading(of: path).statistics
+    }
+
+    /// The figures and `f_fsid` of one statvfs: a sampling thread compares both with its
+    /// last sample's to see, in one call, that nothing changed.
+    public struct Reading: Equatable, Sendable {
+        public var statistics: FilesystemStats
+        public var identifier: UInt64
+    }
+
+    public static func reading(of path: String) throws(SystemError) -> Reading {
         var info = statvfs()
         _ = try SystemCall.retrying("statvfs") { statvfs(path, &info) }
+        return Reading(statistics: statistics(info), identifier: UInt64(info.f_fsid))
+    }
+
+    private static func statistics(_ info: statvfs) -> FilesystemStats {
         let fragmentSize = UInt64(info.f_frsize)
         return FilesystemStats(
             blockSize: fragmentSize != 0 ? fragmentSize : UInt64(info.f_bsize),

@@ -16,54 +16,74 @@ import UsedSpaceCore
 /// hang (a symlink changed, another filesystem mounted there) goes back to a thread of its
 /// own after that sample.
 ///
-/// Nothing that can reach a network or FUSE filesystem runs here, by that rule. Should a
-/// local statvfs block all the same (a failing disk), the members behind it wait: each due
-/// member is marked running when the pass starts, so its owner's `checkTimeout` publishes
-/// it stale after the timeout, as for a thread of its own; members that fall due while the
-/// pass is held up count from their due time. They are sampled again when the blocked call
-/// returns.
+/// Nothing that can reach a network or FUSE filesystem runs here, by that rule, as long as
+/// the paths lead where they did. They may not: a FUSE or NFS filesystem mounted over a
+/// member's path (or a symlink re-pointed) makes the next sample of it hang, and a local
+/// disk may fail. The group then gives up its thread to that member: when a member is
+/// overdue by the sample timeout while the group's thread is in one call for as long
+/// (`rescue`), the members left in the pass go back to the group and a new thread samples
+/// them at once, unmarked; the old thread finishes its call, publishes for its member, and
+/// goes on as that member's own thread (or rejoins, if the path proves local after all).
+/// The member that hangs is shown stale, as on a thread of its own; the others are only
+/// late once, by the timeout. The group's `alarm` is armed for each pass and goes off only
+/// when one overruns the timeout: then the owner calls every member's `checkTimeout`.
 ///
 /// The thread starts with the first member and ends when the last one has stopped (a
 /// SamplingThread stops when its owner lets go of it); the next member starts it again.
 public final class SamplingGroup: @unchecked Sendable {
-    /// A path the group samples: its SamplingThread's shared state and wake counter, and
-    /// what its sampling keeps between samples.
-    struct Member {
-        let path: String
-        let shared: ConditionLock<SamplingThread.State>
-        let wake: EventCounter
-        var sampler: SamplingThread.Sampler
-    }
+    typealias Member = SamplingThread.SampledPath
 
     struct State {
         /// The members not being sampled at the moment.
         var members: [Member] = []
+        /// The members of the running pass still to sample, with their intervals, from
+        /// `next` on (the array is kept between passes).
+        var queue: [(member: Member, interval: UInt64)] = []
+        var next = 0
+        /// Since when the group's thread has been in the call for one member (nil between
+        /// calls).
+        var inCallSince: UInt64?
         var threadRunning = false
+        /// Which thread is the group's: a rescue hands the members to a new one, and the
+        /// old one, whose number no longer matches, leaves with the member it was sampling.
+        var generation: UInt64 = 0
         /// Wakeups that sampled at least one member, and the samples they took (tests
-        /// count them: members due together are sampled in one pass).
+        /// count them: members due together are sampled in one pass), and the rescues.
         var passes: UInt64 = 0
         var samples: UInt64 = 0
+        var rescues: UInt64 = 0
+
+        var queued: ArraySlice<(member: Member, interval: UInt64)> { queue[next...] }
+
+        mutating func clearQueue() {
+            queue.removeAll(keepingCapacity: true)
+            next = 0
+        }
     }
 
     let shared = ConditionLock(State())
+    /// Goes off when a pass overruns the timeout of its members.
+    public let alarm: SamplingAlarm
 
-    public init() {}
+    public init() throws(SystemError) {
+        alarm = try SamplingAlarm()
+    }
 
     /// Adds a member (its first sample taken), starting the thread if it is not running.
     /// If the thread cannot be started, the member gets one of its own.
     func join(_ member: Member) {
-        let start = shared.update { state -> Bool in
+        let generation = shared.update { state -> UInt64? in
             state.members.append(member)
             defer { state.threadRunning = true }
-            return !state.threadRunning
+            return state.threadRunning ? nil : state.generation
         }
-        guard start else { return }
+        guard let generation else { return }
         do {
-            try WorkerThread.start { [self] in run() }
+            try WorkerThread.start { [self] in run(generation: generation) }
         } catch {
             shared.withLock { state in
                 state.threadRunning = false
-                state.members.removeAll { $0.shared === member.shared }
+                state.members.removeAll { $0 === member }
             }
             detach(member)
         }
@@ -75,24 +95,61 @@ public final class SamplingGroup: @unchecked Sendable {
     }
 
     /// The number of members (tests).
-    var memberCount: Int { shared.withLock { $0.members.count } }
+    var memberCount: Int { shared.withLock { $0.members.count + $0.queued.count } }
     var isThreadRunning: Bool { shared.withLock { $0.threadRunning } }
+    var rescueCount: UInt64 { shared.withLock { $0.rescues } }
+
+    /// When the group's thread has been in one member's call for `timeout` nanoseconds or
+    /// more, gives the other members a new thread (see the type's comment). Called by a
+    /// member's owner whose sample is overdue by the timeout; returns whether the group's
+    /// thread is (or was, until now) held up, in which case a member that is not the one in
+    /// the call is not to be shown stale: it is sampled at once.
+    func rescue(now: UInt64, timeout: UInt64) -> Bool {
+        let generation = shared.update { state -> UInt64? in
+            guard let since = state.inCallSince, now >= since + timeout else { return nil }
+            state.members.append(contentsOf: state.queued.map(\.member))
+            state.clearQueue()
+            // Due now, and their timeouts count from now: they were only waiting.
+            for member in state.members {
+                member.shared.withLock { memberState in
+                    memberState.runningSince = nil
+                    memberState.runningTimedOut = false
+                    if memberState.nextTick < now { memberState.nextTick = now }
+                }
+            }
+            state.inCallSince = nil
+            state.generation &+= 1
+            state.rescues += 1
+            return state.generation
+        }
+        guard let generation else { return false }
+        do {
+            try WorkerThread.start { [self] in run(generation: generation) }
+        } catch {
+            // No thread: the members are shown stale by their timeouts; the next join
+            // tries again.
+            shared.withLock { state in
+                if state.generation == generation { state.threadRunning = false }
+            }
+        }
+        return true
+    }
 
     /// A member goes back to a thread of its own (its path now leads to a filesystem that
     /// may hang, or a sample failed and nothing is known of it); it comes back when a
     /// sample shows a local filesystem again. Should no thread start, the member is
     /// sampled no more and its owner's timeout shows it stale.
     private func detach(_ member: Member) {
-        let path = member.path, shared = member.shared, wake = member.wake, sampler = member.sampler
-        try? WorkerThread.start { [self] in SamplingThread.run(path: path, shared, wake, sampler: sampler, group: self) }
+        try? WorkerThread.start { [self] in SamplingThread.run(member, group: self) }
     }
 
-    private func run() {
+    private func run(generation: UInt64) {
         var slack: UInt64 = 0
         while true {
-            // The due members are taken out while they are sampled, each marked running
-            // (their owners' timeouts count from now), with the interval they are taken for.
-            let due: [(member: Member, interval: UInt64)]? = shared.wait { state in
+            // The due members are queued for the pass, each marked running (their owners'
+            // timeouts count from now), with the interval they are taken for.
+            let pass: (interval: UInt64, timeout: UInt64)? = shared.wait { state in
+                guard state.generation == generation else { return .done(nil) }
                 state.members.removeAll { member in member.shared.withLock { $0.stopped } }
                 if state.members.isEmpty {
                     state.threadRunning = false
@@ -100,35 +157,63 @@ public final class SamplingGroup: @unchecked Sendable {
                 }
                 let now = MonotonicClock.nanoseconds()
                 var earliest = UInt64.max
-                var due: [(member: Member, interval: UInt64)] = []
-                var waiting: [Member] = []
+                var waiting = 0
+                var interval = UInt64.max, timeout = UInt64.max
+                state.clearQueue()
                 for member in state.members {
-                    let interval: UInt64? = member.shared.withLock { memberState in
+                    let due: UInt64? = member.shared.withLock { memberState in
                         guard now >= memberState.nextTick else {
                             earliest = min(earliest, memberState.nextTick)
                             return nil
                         }
                         return SamplingThread.begin(&memberState, now: now)
                     }
-                    if let interval { due.append((member, interval)) } else { waiting.append(member) }
+                    if let due {
+                        state.queue.append((member, due))
+                        interval = min(interval, due)
+                        timeout = min(timeout, member.timeoutNanoseconds)
+                    } else {
+                        // Kept in place, in order.
+                        state.members[waiting] = member
+                        waiting += 1
+                    }
                 }
-                guard !due.isEmpty else { return .sleep(until: earliest) }
-                state.members = waiting
-                return .done(due)
-            }
-            guard let due else { return }
-            SamplingThread.setTimerSlack(for: due.map(\.interval).min() ?? 0, current: &slack)
-            var kept: [Member] = []
-            for (member, interval) in due {
-                var member = member
-                SamplingThread.sample(path: member.path, member.shared, member.wake, with: &member.sampler, interval: interval)
-                if member.sampler.isKnownLocal { kept.append(member) } else { detach(member) }
-            }
-            shared.withLock { state in
-                state.members.append(contentsOf: kept)
+                guard !state.queue.isEmpty else { return .sleep(until: earliest) }
+                state.members.removeLast(state.members.count - waiting)
                 state.passes += 1
-                state.samples += UInt64(due.count)
+                return .done((interval, timeout))
             }
+            guard let pass else { return }
+            SamplingThread.setTimerSlack(for: pass.interval, current: &slack)
+            // One alarm for the pass: it goes off only if the pass overruns.
+            alarm.arm(at: MonotonicClock.nanoseconds() + pass.timeout)
+            while true {
+                let next: (member: Member, interval: UInt64)? = shared.withLock { state in
+                    guard state.generation == generation, state.next < state.queue.count else { return nil }
+                    state.inCallSince = MonotonicClock.nanoseconds()
+                    state.samples += 1
+                    state.next += 1
+                    return state.queue[state.next - 1]
+                }
+                guard let (member, interval) = next else { break }
+                SamplingThread.sample(member, interval: interval)
+                let local = member.sampler.isKnownLocal
+                let stillOurs = shared.withLock { state -> Bool in
+                    guard state.generation == generation else { return false }
+                    state.inCallSince = nil
+                    if local { state.members.append(member) }
+                    return true
+                }
+                if !stillOurs {
+                    // Rescued while in this call: this thread is the member's from now on,
+                    // unless its path proves local after all. (The alarm is the new
+                    // thread's now.)
+                    if local { join(member) } else { SamplingThread.run(member, group: self) }
+                    return
+                }
+                if !local { detach(member) }
+            }
+            alarm.disarm()
         }
     }
 }

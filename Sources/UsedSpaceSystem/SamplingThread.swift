@@ -12,10 +12,12 @@ import UsedSpaceCore
 /// moved (BtrfsAllocationReader).
 ///
 /// A call that hangs (a dead network mount) blocks only this thread, and no second sample
-/// of the path is started meanwhile. The thread cannot say so itself; the owner asks
-/// `checkTimeout` at `nextTimeoutCheck`, which publishes the last numbers as stale (or a
-/// failure) once the running sample has taken longer than the timeout. Threads sampling
-/// paths on one filesystem share its statvfs (SharedStatistics).
+/// of the path is started meanwhile. The thread cannot say so itself: it arms `alarm` (a
+/// timerfd) for the moment a sample would overrun the timeout and disarms it when the
+/// sample returns, so the owner hears of overruns only (the daemon), or it asks at
+/// `nextTimeoutCheck` (`watch`); either way `checkTimeout` then publishes the last numbers
+/// as stale (or a failure). Threads sampling paths on one filesystem share its statvfs
+/// (SharedStatistics).
 ///
 /// Used by the daemon for every watched path and by `watch` when no daemon answers. When
 /// the owner lets go of it, the thread ends after its current sample. Given a
@@ -35,12 +37,39 @@ public final class SamplingThread {
         var runningSince: UInt64?
         /// The running sample has been declared timed out (its late result still counts).
         var runningTimedOut = false
+        /// The path's sample is being taken now (not merely due, or waiting for the other
+        /// members of a group's pass before it).
+        var inFlight = false
         var stopped = false
+    }
+
+    /// A path with everything sampling it needs, handed between the path's own thread and a
+    /// group's (one at a time; a class, so that handing it on copies nothing).
+    final class SampledPath: @unchecked Sendable {
+        let path: String
+        let shared: ConditionLock<State>
+        let wake: EventCounter
+        let alarm: SamplingAlarm
+        let timeoutNanoseconds: UInt64
+        var sampler: Sampler
+
+        init(path: String, shared: ConditionLock<State>, wake: EventCounter, alarm: SamplingAlarm, timeoutNanoseconds: UInt64,
+             sampler: Sampler) {
+            self.path = path
+            self.shared = shared
+            self.wake = wake
+            self.alarm = alarm
+            self.timeoutNanoseconds = timeoutNanoseconds
+            self.sampler = sampler
+        }
     }
 
     public let path: String
     /// Signalled when there is something to take; poll it, or attach it to an event loop.
     public let wake: EventCounter
+    /// Goes off when a sample on the path's own thread overruns the timeout (a group has an
+    /// alarm of its own for its passes): then call `checkTimeout`.
+    public let alarm: SamplingAlarm
     private let timeoutNanoseconds: UInt64
     /// Shared with the thread, which holds it until it ends (internal: tests watch for that).
     let shared: ConditionLock<State>
@@ -66,6 +95,7 @@ public final class SamplingThread {
         self.group = group
         initialSampler = sampler
         wake = try EventCounter()
+        alarm = try SamplingAlarm()
         timeoutNanoseconds = timeoutMicroseconds * 1000
         shared = ConditionLock(State(publisher: publisher, intervalNanoseconds: intervalMicroseconds * 1000))
     }
@@ -79,9 +109,11 @@ public final class SamplingThread {
     /// Starts the thread; the first sample is taken at once.
     public func start() throws(SystemError) {
         guard !started else { return }
-        let shared = self.shared, wake = self.wake, path = self.path, group = self.group, sampler = self.initialSampler
+        let sampled = SampledPath(path: path, shared: shared, wake: wake, alarm: alarm, timeoutNanoseconds: timeoutNanoseconds,
+                                  sampler: initialSampler)
+        let group = self.group
         shared.withLock { $0.nextTick = MonotonicClock.nanoseconds() }
-        try WorkerThread.start { Self.run(path: path, shared, wake, sampler: sampler, group: group) }
+        try WorkerThread.start { Self.run(sampled, group: group) }
         started = true
     }
 
@@ -113,12 +145,19 @@ public final class SamplingThread {
     /// published (then `takePublished` has it).
     @discardableResult
     public func checkTimeout(now: UInt64 = MonotonicClock.nanoseconds()) -> Bool {
-        shared.withLock { state in
-            // A sample that is due but not started counts from when it was due: a group's
-            // thread may be held up by another path's sample.
-            // (nextTick is 0 until start.)
-            guard let since = state.runningSince ?? (state.nextTick > 0 ? state.nextTick : nil),
-                  !state.runningTimedOut, now >= since + timeoutNanoseconds else { return false }
+        let timeout = timeoutNanoseconds
+        // A sample that is due but not started counts from when it was due: a group's
+        // thread may be held up by another path's sample. (nextTick is 0 until start.)
+        func overdue(_ state: State) -> Bool {
+            guard let since = state.runningSince ?? (state.nextTick > 0 ? state.nextTick : nil) else { return false }
+            return !state.runningTimedOut && now >= since + timeout
+        }
+        guard let inFlight = shared.withLock({ state in overdue(state) ? state.inFlight : nil }) else { return false }
+        // Held up behind another member's call that hangs: the group's thread goes to that
+        // member, and this path is sampled by a new one at once, not shown stale.
+        if let group, group.rescue(now: now, timeout: timeout), !inFlight { return false }
+        return shared.withLock { state in
+            guard overdue(state) else { return false }
             state.runningTimedOut = true
             state.hasSampled = true
             let current = state.publisher.current
@@ -167,6 +206,27 @@ public final class SamplingThread {
         var measure: @Sendable (String, inout PathSampler.Resolution?, UInt64) -> Sample = { path, resolution, maximumAge in
             PathSampler.sample(path, reusing: &resolution, sharedFor: maximumAge)
         }
+        /// One statvfs, for the check that nothing changed (tests inject a slow one).
+        var read: @Sendable (String) throws(SystemError) -> FileSystemStatistics.Reading = { path throws(SystemError) in
+            try FileSystemStatistics.reading(of: path)
+        }
+        /// The `f_fsid` of the last sample, when it was measured with the figures the
+        /// publisher has: with the same figures and identifier the filesystem is the same
+        /// one and nothing changed.
+        var identifier: UInt64?
+
+        /// statvfs of the path, when its resolution still holds and so the reading is of
+        /// the filesystem last sampled; nil when it must be sampled in full. A mount point
+        /// watched by its own name needs no `stat` to know that: another filesystem
+        /// mounted there has another identifier (or other figures), and a full sample
+        /// follows.
+        func quickReading(of path: String) -> FileSystemStatistics.Reading? {
+            guard let resolution, identifier != nil else { return nil }
+            if resolution.canonicalPath != path || resolution.mount.mountPoint != path {
+                guard let status = try? FileStatus.of(path), resolution.holds(for: status) else { return nil }
+            }
+            return try? read(path)
+        }
         /// Whether the filesystem last resolved is one whose statvfs does not go to a server
         /// or a FUSE daemon (RealFilesystems.isKnownLocal): only those join a group.
         var isKnownLocal: Bool {
@@ -184,15 +244,39 @@ public final class SamplingThread {
 
     /// Takes the sample `begin` started, feeds it to the publisher and wakes the owner when
     /// it is news: the body of a sampling thread's loop and of a group's, for one path.
-    static func sample(path: String, _ shared: ConditionLock<State>, _ wake: EventCounter, with sampler: inout Sampler,
-                       interval: UInt64) {
+    static func sample(_ sampled: SampledPath, interval: UInt64) {
+        let path = sampled.path, shared = sampled.shared
+        shared.withLock { $0.inFlight = true }
+        // Most samples of a quiet filesystem change nothing: one statvfs, compared with the
+        // last, decides that without building a sample (a tenth of the cost).
+        let reading = sampled.sampler.quickReading(of: path)
+        if let reading, reading.identifier == sampled.sampler.identifier {
+            let now = MonotonicClock.nanoseconds()
+            let unchanged = shared.withLock { state -> Bool in
+                guard state.hasSampled, state.publisher.acceptUnchanged(reading.statistics, monotonicNanoseconds: now) else { return false }
+                finish(&state, now: now)
+                return true
+            }
+            if unchanged { return }
+        }
+        var sampler = sampled.sampler
+        defer { sampled.sampler = sampler }
         var sample = sampler.measure(path, &sampler.resolution, interval / 2)
         sample = sampler.btrfs.annotate(sample, device: sampler.resolution?.device)
+        sampler.identifier = nil
+        if case .measured(let measurement) = sample, sampler.resolution != nil {
+            // The identifier that goes with these figures: the reading above when it saw
+            // them too, else one more statvfs (the first sample, or the figures moved
+            // between the two calls).
+            if let reading, reading.statistics == measurement.stats {
+                sampler.identifier = reading.identifier
+            } else if let again = try? sampler.read(path), again.statistics == measurement.stats {
+                sampler.identifier = again.identifier
+            }
+        }
         let now = MonotonicClock.nanoseconds()
         let news = shared.withLock { state -> Bool in
-            state.runningSince = nil
-            state.runningTimedOut = false
-            state.nextTick = nextTick(after: state.nextTick, interval: state.intervalNanoseconds, now: now)
+            finish(&state, now: now)
             let first = !state.hasSampled
             state.hasSampled = true
             // Every sample feeds the fast-fill detector; only news wakes the owner.
@@ -200,7 +284,15 @@ public final class SamplingThread {
             state.published.append(published)
             return true
         }
-        if news { wake.signal() }
+        if news { sampled.wake.signal() }
+    }
+
+    /// Ends the running sample and schedules the next.
+    private static func finish(_ state: inout State, now: UInt64) {
+        state.runningSince = nil
+        state.runningTimedOut = false
+        state.inFlight = false
+        state.nextTick = nextTick(after: state.nextTick, interval: state.intervalNanoseconds, now: now)
     }
 
     /// The next tick keeps to the schedule unless the sample overran it, and falls on the
@@ -230,12 +322,10 @@ public final class SamplingThread {
 
     /// A thread of its own: samples until stopped, or until a sample shows the path on a
     /// filesystem that cannot hang and `group` takes it over.
-    static func run(path: String, _ shared: ConditionLock<State>, _ wake: EventCounter, sampler initial: Sampler,
-                    group: SamplingGroup?) {
-        var sampler = initial
+    static func run(_ sampled: SampledPath, group: SamplingGroup?) {
         var slack: UInt64 = 0
         while true {
-            let interval: UInt64? = shared.wait { state in
+            let interval: UInt64? = sampled.shared.wait { state in
                 if state.stopped { return .done(nil) }
                 let now = MonotonicClock.nanoseconds()
                 guard now >= state.nextTick else { return .sleep(until: state.nextTick) }
@@ -243,9 +333,11 @@ public final class SamplingThread {
             }
             guard let interval else { return }
             setTimerSlack(for: interval, current: &slack)
-            sample(path: path, shared, wake, with: &sampler, interval: interval)
-            if let group, sampler.isKnownLocal {
-                group.join(SamplingGroup.Member(path: path, shared: shared, wake: wake, sampler: sampler))
+            sampled.alarm.arm(at: MonotonicClock.nanoseconds() + sampled.timeoutNanoseconds)
+            sample(sampled, interval: interval)
+            sampled.alarm.disarm()
+            if let group, sampled.sampler.isKnownLocal {
+                group.join(sampled)
                 return
             }
         }

@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func membersDueTogetherAreSampledInOnePass() throws {
-        let group = SamplingGroup()
+        let group = try SamplingGroup()
         let first = try ScratchDirectory(), second = try ScratchDirectory(), third = try ScratchDirectory()
         let samplers = try [first, second, third].map { try Self.sampler($0.path, group: group) }
         for sampler in samplers { try sampler.start() }
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func aPathOutsideLocalFilesystemsKeepsAThreadOfItsOwn() throws {
-        let group = SamplingGroup()
+        let group = try SamplingGroup()
         let directory = try ScratchDirectory()
         let local = try Self.sampler(directory.path, group: group)
         // A path that does not exist: nothing says its filesystem cannot hang.
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func membersComeAndGoAndTheThreadEndsWithTheLast() throws {
-        let group = SamplingGroup()
+        let group = try SamplingGroup()
         let first = try ScratchDirectory(), second = try ScratchDirectory()
         var kept: SamplingThread? = try Self.sampler(first.path, group: group)
         try kept?.start()
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func aShorterIntervalWakesTheGroupAtOnce() throws {
-        let group = SamplingGroup()
+        let group = try SamplingGroup()
         let directory = try ScratchDirectory()
         let sampler = try Self.sampler(directory.path, group: group, intervalMicroseconds: 3_600_000_000)
         try sampler.start()
@@ -127,14 +127,21 @@ import Testing
         var held: Int { shared.withLock { $0.held } }
     }
 
-    @Test func aMemberBehindASlowOneTimesOut() throws {
-        let group = SamplingGroup()
+    /// A member whose call hangs (another filesystem mounted over its path, a failing disk)
+    /// keeps the group's thread; the members behind it get a new thread once one of them is
+    /// overdue by the timeout, and are never shown stale.
+    @Test func aMemberThatHangsKeepsTheThreadAndTheOthersGetANewOne() throws {
+        let group = try SamplingGroup()
         let gate = Gate()
         defer { gate.open() }
         var slowSampler = SamplingThread.Sampler()
         slowSampler.measure = { path, resolution, age in
             gate.pass()
             return PathSampler.sample(path, reusing: &resolution, sharedFor: age)
+        }
+        slowSampler.read = { path throws(SystemError) in
+            gate.pass()
+            return try FileSystemStatistics.reading(of: path)
         }
         let slowDirectory = try ScratchDirectory(), fastDirectory = try ScratchDirectory()
         let slow = try Self.sampler(slowDirectory.path, group: group, timeoutMicroseconds: 300_000, sampler: slowSampler)
@@ -143,18 +150,100 @@ import Testing
         let fast = try Self.sampler(fastDirectory.path, group: group, timeoutMicroseconds: 300_000)
         try fast.start()
         #expect(Self.eventually { group.memberCount == 2 })
-        #expect(fast.takePublished().last?.state == .fresh)
+        let freshBefore = fast.takePublished().last
+        #expect(freshBefore?.state == .fresh)
 
         gate.close()
         #expect(Self.eventually { gate.held == 1 }, "the slow member's statvfs is held")
-        #expect(Self.eventually { fast.checkTimeout() }, "the member waiting behind the slow one is published stale")
-        #expect(fast.takePublished().last?.state == .stale)
-        #expect(fast.nextTimeoutCheck == nil, "stale once, until a sample comes")
-        #expect(slow.checkTimeout())
-        #expect(slow.takePublished().last?.state == .stale)
+        let samplesHeld = Self.counts(group).samples
+        // As the daemon does: when the group's alarm goes off, every member checks.
+        #expect(Self.goesOff(group.alarm, withinMilliseconds: 10_000), "the pass overran: the group's alarm goes off")
+        group.alarm.acknowledge()
+        let fastStale = fast.checkTimeout()
+        let slowStale = slow.checkTimeout()
+        #expect(!fastStale, "the member behind the one that hangs is not shown stale")
+        #expect(slowStale, "the member that hangs is overdue")
+        #expect(slow.takePublished().last?.state == .stale, "the member that hangs is shown stale")
+        #expect(group.rescueCount == 1)
+        #expect(Self.eventually { Self.counts(group).samples >= samplesHeld + 3 }, "a new thread samples the others")
+        #expect(gate.held == 1, "…while the old one is still in its call")
+
+        // The other member sees its filesystem change, fresh, during the hang.
+        let file = fastDirectory.path + "/fill"
+        let stats = try FileSystemStatistics.of(fastDirectory.path)
+        let size = max(1 << 20, Int(stats.usableBlocks * stats.blockSize / 2000))
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(descriptor >= 0)
+        defer { unlink(file) }
+        var written = 0
+        let chunk = [UInt8](repeating: 0x55, count: 1 << 16)
+        while written < size { written += chunk.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) } }
+        close(descriptor)
+        var seen: [Snapshot] = []
+        #expect(Self.eventually {
+            _ = fast.checkTimeout()
+            seen += fast.takePublished()
+            return seen.contains { $0.state == .fresh && $0.stats != freshBefore?.stats }
+        }, "published fresh with the new figures")
+        #expect(!seen.contains { $0.state != .fresh }, "never shown stale: \(seen.map(\.state))")
 
         gate.open()
-        #expect(Self.eventually { fast.takePublished().last?.state == .fresh }, "sampled again once the slow call returned")
-        #expect(fast.nextTimeoutCheck != nil)
+        #expect(Self.eventually { slow.takePublished().last?.state == .fresh }, "sampled again once its call returned")
+        #expect(Self.eventually { group.memberCount == 2 }, "and back in the group: its filesystem is local")
+        #expect(group.rescueCount == 1)
+    }
+
+    static func goesOff(_ alarm: SamplingAlarm, withinMilliseconds timeout: Int32) -> Bool {
+        var entry = pollfd(fd: alarm.descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, timeout) == 1
+    }
+
+    /// Samples that answer in time never set off an alarm: the owner's loop sleeps.
+    @Test func alarmsStayQuietWhileSamplesAnswer() throws {
+        let group = try SamplingGroup()
+        let first = try ScratchDirectory(), second = try ScratchDirectory()
+        let grouped = try Self.sampler(first.path, group: group, intervalMicroseconds: 20_000, timeoutMicroseconds: 100_000)
+        let alone = try Self.sampler(second.path, group: nil, intervalMicroseconds: 20_000, timeoutMicroseconds: 100_000)
+        try grouped.start()
+        try alone.start()
+        #expect(Self.eventually { group.memberCount == 1 && alone.hasSampled })
+        let samples = Self.counts(group).samples
+        #expect(!Self.goesOff(group.alarm, withinMilliseconds: 1000))
+        #expect(!Self.goesOff(alone.alarm, withinMilliseconds: 10))
+        #expect(!Self.goesOff(grouped.alarm, withinMilliseconds: 10))
+        #expect(Self.counts(group).samples >= samples + 10, "while sampling every 20 ms")
+    }
+
+    /// A path on a thread of its own whose sample hangs sets off its own alarm.
+    @Test func aSampleThatHangsOnItsOwnThreadSetsOffItsAlarm() throws {
+        let gate = Gate()
+        defer { gate.open() }
+        var slowSampler = SamplingThread.Sampler()
+        slowSampler.measure = { path, resolution, age in
+            gate.pass()
+            return PathSampler.sample(path, reusing: &resolution, sharedFor: age)
+        }
+        let directory = try ScratchDirectory()
+        gate.close()
+        let alone = try Self.sampler(directory.path, group: nil, timeoutMicroseconds: 200_000, sampler: slowSampler)
+        try alone.start()
+        #expect(Self.goesOff(alone.alarm, withinMilliseconds: 10_000))
+        alone.alarm.acknowledge()
+        #expect(alone.checkTimeout())
+        #expect(alone.takePublished().last?.state == .failed, "no numbers yet: a failure, timed out")
+        gate.open()
+        #expect(Self.eventually { alone.takePublished().last?.state == .fresh })
+    }
+
+    /// A member overdue while the group's thread is merely between calls (a slow pass,
+    /// nothing hangs) is shown stale as before, and nothing is rescued.
+    @Test func noRescueWhileNoCallHangs() throws {
+        let group = try SamplingGroup()
+        let directory = try ScratchDirectory()
+        let member = try Self.sampler(directory.path, group: group, timeoutMicroseconds: 300_000)
+        try member.start()
+        #expect(Self.eventually { group.memberCount == 1 })
+        #expect(!group.rescue(now: MonotonicClock.nanoseconds(), timeout: 300_000_000), "nothing is in a call")
+        #expect(group.rescueCount == 0)
     }
 }

@@ -27,6 +27,13 @@ int clinux_spawn_detached_shell(const char *command, char *const environment[]);
 /// coalesce its wakeups with others'.
 int clinux_set_timer_slack(unsigned long nanoseconds);
 
+/// A timerfd(2) on CLOCK_MONOTONIC, non-blocking, close-on-exec.
+int clinux_timerfd_create(void);
+
+/// Arms a timerfd to expire once at `nanoseconds` of CLOCK_MONOTONIC, or disarms it when
+/// `nanoseconds` is 0. 0, or -1 with errno set.
+int clinux_timerfd_set(int fd, unsigned long long nanoseconds);
+
 /// pipe2(2) with O_CLOEXEC.
 int clinux_pipe_cloexec(int ends[2]);
 

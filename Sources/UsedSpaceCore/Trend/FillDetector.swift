@@ -56,6 +56,9 @@ public struct FillDetector: Sendable {
     private(set) var points: [Point] = []
     private var lastVerdict: FastFill?
 
+    /// The verdict on the last sample observed.
+    public var verdict: FastFill? { lastVerdict }
+
     public init() {}
 
     /// Forgets the past (another filesystem appeared at the path).

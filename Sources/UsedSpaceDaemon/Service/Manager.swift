@@ -38,7 +38,9 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     private var unreachable: Set<String> = []
     /// Samples the watched paths on filesystems that cannot hang in one thread (one wakeup
     /// per interval for a dozen filesystems); each other path has a thread of its own.
-    private let samplingGroup = SamplingGroup()
+    private var samplingGroup: SamplingGroup?
+    /// The group's alarm: readable only when one of its passes overran the timeout.
+    private var samplingGroupAlarm: IOEventSource?
 
     private var server: SocketServer?
     private var connections: [ObjectIdentifier: ClientConnection] = [:]
@@ -101,6 +103,15 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         heartbeat = try TimerEventSource(loop: loop, accuracyMicroseconds: 60_000_000) { [unowned self] in self.beat() }
         heartbeat?.schedule(afterMicroseconds: TimeToFullTracker.heartbeatMicroseconds)
 
+        let group = try SamplingGroup()
+        samplingGroup = group
+        samplingGroupAlarm = try IOEventSource(loop: loop, descriptor: group.alarm.descriptor, events: IOEvents.readable) {
+            [unowned self] _ in
+            group.alarm.acknowledge()
+            // Which member hangs, the group does not know: each checks its own sample, and
+            // the first one overdue hands the others a new thread (SamplingGroup.rescue).
+            for watch in self.watches { watch.checkTimeout() }
+        }
         var initial = try ReloadPlan.prepare(state.configuration, replacing: state, factory: self,
                                              automatic: try automaticPaths(for: state.configuration)).state
         initial.problem = state.problem

@@ -11,7 +11,8 @@ final class WatchedPath: ServedWatch {
     let path: String
     let sampler: SamplingThread
     private var wakeSource: IOEventSource?
-    private var timeoutCheck: TimerEventSource?
+    /// The sampling thread's alarm: readable only when a sample overran the timeout.
+    private var alarmSource: IOEventSource?
     /// What clients are shown: the last snapshot published (with its time-to-full), or the
     /// one restored from the state file until the first sample.
     private(set) var snapshot: Snapshot?
@@ -31,28 +32,36 @@ final class WatchedPath: ServedWatch {
          group: SamplingGroup? = nil, published: @escaping (WatchedPath, Snapshot?) -> Void) throws {
         self.configuredPath = configuredPath
         self.path = path
+        self.published = published
         sampler = try SamplingThread(path: path, publisher: publisher, intervalMicroseconds: settings.intervalMicroseconds,
                                      timeoutMicroseconds: settings.sampleTimeoutMicroseconds, group: group)
         snapshot = publisher.current
         wakeSource = try IOEventSource(loop: loop, descriptor: sampler.wake.descriptor, events: IOEvents.readable) { [unowned self] _ in
             self.collect(published)
         }
-        timeoutCheck = try TimerEventSource(loop: loop, accuracyMicroseconds: 100_000) { [unowned self] in
-            if self.sampler.checkTimeout() { self.collect(published) }
-            self.scheduleTimeoutCheck()
+        alarmSource = try IOEventSource(loop: loop, descriptor: sampler.alarm.descriptor, events: IOEvents.readable) { [unowned self] _ in
+            self.sampler.alarm.acknowledge()
+            self.checkTimeout()
         }
     }
+
+    private let published: (WatchedPath, Snapshot?) -> Void
 
     deinit {
         // The sources first: they must not outlive the descriptor they watch.
         wakeSource = nil
-        timeoutCheck = nil
+        alarmSource = nil
     }
 
     /// Starts the sampling thread (its first sample is taken at once).
     func start() throws {
         try sampler.start()
-        scheduleTimeoutCheck()
+    }
+
+    /// Publishes the path stale when its sample overran the timeout (its own alarm, or the
+    /// sampling group's, went off).
+    func checkTimeout() {
+        if sampler.checkTimeout() { collect(published) }
     }
 
     /// Whether the thread has reported a sample (or a timeout): the snapshot is not merely
@@ -65,15 +74,6 @@ final class WatchedPath: ServedWatch {
         hasSampled = hasSampled || first
         for snapshot in snapshots { published(self, snapshot) }
         if first && snapshots.isEmpty { published(self, nil) }
-        scheduleTimeoutCheck()
-    }
-
-    private func scheduleTimeoutCheck() {
-        if let check = sampler.nextTimeoutCheck {
-            timeoutCheck?.schedule(atMicroseconds: check / 1000)
-        } else {
-            timeoutCheck?.cancel()
-        }
     }
 
     /// Makes `snapshot` the one shown (the manager has added its time-to-full estimate).

@@ -1,0 +1,112 @@
+import Testing
+@testable import UsedSpaceCore
+
+/// `Publisher.acceptUnchanged`, the sampling threads' shortcut for a statvfs that shows
+/// nothing new, must decide exactly as `accept` of the full sample would. Two publishers
+/// are fed the same trace: one always the full sample, the other the shortcut whenever the
+/// figures repeat (the full sample when it declines); their decisions and snapshots must
+/// be the same at every step.
+@Suite struct PublisherUnchangedTests {
+    static let megabyte: UInt64 = 1_000_000
+    static let gigabyte: UInt64 = 1_000_000_000
+
+    enum Step {
+        case sample(available: UInt64, second: Int)
+        case timeout(second: Int)
+        case policy(PublishPolicy)
+    }
+
+    static func measurement(available: UInt64, second: Int) -> Sample {
+        let blocks = 100 * gigabyte / 4096
+        return .measured(Measurement(
+            path: "/data", mountPoint: "/data", fileSystemType: "ext4",
+            stats: FilesystemStats(blockSize: 4096, totalBlocks: blocks, freeBlocks: available / 4096, availableBlocks: available / 4096),
+            sampledAt: Timestamp(secondsSinceEpoch: 1_700_000_000 + Int64(second))))
+    }
+
+    /// A quiet stretch, a fill written every 10 s and sampled every 5 s (so repeats fall
+    /// inside the fill, where the detector's verdict moves), the fill's end, a timeout
+    /// followed by the same figures, a step below the threshold, and a lower threshold
+    /// with the same figures after it.
+    static var trace: [Step] {
+        var steps: [Step] = []
+        var available = 20 * gigabyte
+        for second in stride(from: 0, to: 300, by: 5) { steps.append(.sample(available: available, second: second)) }
+        for second in stride(from: 300, to: 420, by: 5) {
+            if second % 10 == 0 { available -= 1_000 * megabyte }
+            steps.append(.sample(available: available, second: second))
+        }
+        for second in stride(from: 420, to: 500, by: 5) { steps.append(.sample(available: available, second: second)) }
+        steps.append(.timeout(second: 500))
+        for second in stride(from: 505, to: 530, by: 5) { steps.append(.sample(available: available, second: second)) }
+        available -= 5 * megabyte
+        for second in stride(from: 530, to: 545, by: 5) { steps.append(.sample(available: available, second: second)) }
+        steps.append(.policy(PublishPolicy(threshold: Fraction(numerator: 1, denominator: 1_000_000_000))))
+        for second in stride(from: 545, to: 560, by: 5) { steps.append(.sample(available: available, second: second)) }
+        return steps
+    }
+
+    @Test func theShortcutDecidesAsTheFullSample() {
+        var full = Publisher(policy: PublishPolicy(), source: .daemon)
+        var quick = Publisher(policy: PublishPolicy(), source: .daemon)
+        var lastFigures: FilesystemStats?
+        var shortcuts = 0, declined = 0, published = 0
+        for (index, step) in Self.trace.enumerated() {
+            switch step {
+            case .sample(let available, let second):
+                let sample = Self.measurement(available: available, second: second)
+                let time = UInt64(second) * 1_000_000_000 + 1
+                let expected = full.accept(sample, monotonicNanoseconds: time)
+                guard case .measured(let measurement) = sample else { continue }
+                var decision: PublishDecision
+                if measurement.stats == lastFigures, quick.acceptUnchanged(measurement.stats, monotonicNanoseconds: time) {
+                    decision = .noData
+                    shortcuts += 1
+                } else {
+                    if measurement.stats == lastFigures { declined += 1 }
+                    decision = quick.accept(sample, monotonicNanoseconds: time)
+                }
+                lastFigures = measurement.stats
+                if expected != .noData { published += 1 }
+                #expect(decision == expected, "step \(index), second \(second)")
+            case .timeout(let second):
+                let failed = Sample.failed(.timedOut(path: "/data", seconds: 5), path: "/data", mountPoint: "/data",
+                                           fileSystemType: "ext4", at: Timestamp(secondsSinceEpoch: 1_700_000_000 + Int64(second)))
+                let expected = full.accept(failed)
+                let decision = quick.accept(failed)
+                #expect(decision == expected)
+            case .policy(let policy):
+                full.policy = policy
+                quick.policy = policy
+            }
+            #expect(quick.current == full.current, "step \(index)")
+        }
+        // The trace exercises all three ways: shortcut taken, declined, and news.
+        #expect(shortcuts > 50)
+        #expect(declined >= 3, "after the timeout, the policy change, and a verdict that moved")
+        #expect(published >= 5)
+        #expect(full.current?.state == .fresh)
+    }
+
+    @Test func noShortcutWithoutAFreshSnapshot() {
+        var publisher = Publisher(policy: PublishPolicy(), source: .daemon)
+        let sample = Self.measurement(available: 10 * Self.gigabyte, second: 0)
+        guard case .measured(let measurement) = sample else { return }
+        var taken = publisher.acceptUnchanged(measurement.stats, monotonicNanoseconds: 1)
+        #expect(!taken, "nothing accepted yet")
+        publisher.accept(sample, monotonicNanoseconds: 1)
+        taken = publisher.acceptUnchanged(measurement.stats, monotonicNanoseconds: 2)
+        #expect(taken)
+        var other = measurement.stats
+        other.availableBlocks -= 1
+        taken = publisher.acceptUnchanged(other, monotonicNanoseconds: 3)
+        #expect(!taken, "other figures")
+        // Seen on another filesystem: the path is no longer a mount point.
+        var moved = measurement
+        moved.mountPoint = "/"
+        publisher.accept(.measured(moved), monotonicNanoseconds: 4)
+        #expect(publisher.current?.notMounted == true)
+        taken = publisher.acceptUnchanged(moved.stats, monotonicNanoseconds: 5)
+        #expect(!taken, "not mounted is not fresh")
+    }
+}
