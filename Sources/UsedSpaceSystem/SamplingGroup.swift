@@ -150,37 +150,43 @@ public final class SamplingGroup: @unchecked Sendable {
             // timeouts count from now), with the interval they are taken for.
             let pass: (interval: UInt64, timeout: UInt64)? = shared.wait { state in
                 guard state.generation == generation else { return .done(nil) }
-                state.members.removeAll { member in member.shared.withLock { $0.stopped } }
-                if state.members.isEmpty {
-                    state.threadRunning = false
-                    return .done(nil)
-                }
                 let now = MonotonicClock.nanoseconds()
                 var earliest = UInt64.max
                 var waiting = 0
                 var interval = UInt64.max, timeout = UInt64.max
                 state.clearQueue()
-                for member in state.members {
-                    let due: UInt64? = member.shared.withLock { memberState in
+                for index in state.members.indices {
+                    let member = state.members[index]
+                    // One lock per member: stopped (dropped), due (queued), or not yet.
+                    let due: UInt64?? = member.shared.withLock { memberState in
+                        if memberState.stopped { return .none }
                         guard now >= memberState.nextTick else {
                             earliest = min(earliest, memberState.nextTick)
-                            return nil
+                            return .some(nil)
                         }
-                        return SamplingThread.begin(&memberState, now: now)
+                        return .some(SamplingThread.begin(&memberState, now: now))
                     }
-                    if let due {
+                    switch due {
+                    case .none:
+                        break
+                    case .some(.some(let due)):
                         state.queue.append((member, due))
                         interval = min(interval, due)
                         timeout = min(timeout, member.timeoutNanoseconds)
-                    } else {
-                        // Kept in place, in order.
+                    case .some(.none):
+                        // Kept, in order.
                         state.members[waiting] = member
                         waiting += 1
                     }
                 }
-                guard !state.queue.isEmpty else { return .sleep(until: earliest) }
                 state.members.removeLast(state.members.count - waiting)
+                if state.members.isEmpty && state.queue.isEmpty {
+                    state.threadRunning = false
+                    return .done(nil)
+                }
+                guard !state.queue.isEmpty else { return .sleep(until: earliest) }
                 state.passes += 1
+                state.samples += UInt64(state.queue.count)
                 return .done((interval, timeout))
             }
             guard let pass else { return }
@@ -191,7 +197,6 @@ public final class SamplingGroup: @unchecked Sendable {
                 let next: (member: Member, interval: UInt64)? = shared.withLock { state in
                     guard state.generation == generation, state.next < state.queue.count else { return nil }
                     state.inCallSince = MonotonicClock.nanoseconds()
-                    state.samples += 1
                     state.next += 1
                     return state.queue[state.next - 1]
                 }

@@ -210,29 +210,54 @@ public final class SamplingThread {
         var read: @Sendable (String) throws(SystemError) -> FileSystemStatistics.Reading = { path throws(SystemError) in
             try FileSystemStatistics.reading(of: path)
         }
-        /// The `f_fsid` of the last sample, when it was measured with the figures the
-        /// publisher has: with the same figures and identifier the filesystem is the same
-        /// one and nothing changed.
-        var identifier: UInt64?
+        /// What the check at every sample reads, as plain values: reading them from
+        /// `resolution` would cost its strings' retains.
+        var quick = QuickCheck()
 
-        /// statvfs of the path, when its resolution still holds and so the reading is of
-        /// the filesystem last sampled; nil when it must be sampled in full. A mount point
-        /// watched by its own name needs no `stat` to know that: another filesystem
-        /// mounted there has another identifier (or other figures), and a full sample
-        /// follows.
-        func quickReading(of path: String) -> FileSystemStatistics.Reading? {
-            guard let resolution, identifier != nil else { return nil }
-            if resolution.canonicalPath != path || resolution.mount.mountPoint != path {
-                guard let status = try? FileStatus.of(path), resolution.holds(for: status) else { return nil }
+        /// After a full sample: what the resolution now says.
+        mutating func resolutionChanged(path: String) {
+            guard let resolution else {
+                quick = QuickCheck()
+                return
             }
-            return try? read(path)
+            quick.isOwnMountPoint = resolution.canonicalPath == path && resolution.mount.mountPoint == path
+            quick.deviceMajor = resolution.device.major
+            quick.deviceMinor = resolution.device.minor
+            quick.inode = resolution.inode
+            quick.isKnownLocal = RealFilesystems.isKnownLocal(resolution.mount.fileSystemType)
         }
-        /// Whether the filesystem last resolved is one whose statvfs does not go to a server
-        /// or a FUSE daemon (RealFilesystems.isKnownLocal): only those join a group.
-        var isKnownLocal: Bool {
-            guard let type = resolution?.mount.fileSystemType else { return false }
-            return RealFilesystems.isKnownLocal(type)
+
+        var isKnownLocal: Bool { quick.isKnownLocal }
+    }
+
+    /// Of a path's resolution and last sample, what tells that a statvfs is of the same
+    /// filesystem as the last full sample.
+    struct QuickCheck {
+        /// The `f_fsid` that went with the last full sample's figures (nil: none yet, or
+        /// it failed). Another filesystem mounted at the path has another one.
+        var identifier: UInt64?
+        /// The path is a mount point watched by its own canonical name: no `stat` needed.
+        var isOwnMountPoint = false
+        var deviceMajor: UInt32 = 0
+        var deviceMinor: UInt32 = 0
+        var inode: UInt64 = 0
+        /// RealFilesystems.isKnownLocal of its type: only those join a group.
+        var isKnownLocal = false
+    }
+
+    /// statvfs of the path, when its resolution still holds and so the reading is of the
+    /// filesystem last sampled in full; nil when it must be sampled in full. A mount point
+    /// watched by its own name needs no `stat` to know that: another filesystem mounted
+    /// there has another identifier, and a full sample follows.
+    static func quickReading(of path: String, _ quick: QuickCheck,
+                             read: (String) throws(SystemError) -> FileSystemStatistics.Reading) -> FileSystemStatistics.Reading? {
+        guard let identifier = quick.identifier else { return nil }
+        if !quick.isOwnMountPoint {
+            guard let status = try? FileStatus.of(path), status.deviceMajor == quick.deviceMajor, status.deviceMinor == quick.deviceMinor,
+                  status.inode == quick.inode else { return nil }
         }
+        guard let reading = try? read(path), reading.identifier == identifier else { return nil }
+        return reading
     }
 
     /// Marks the sample due now as running (with the lock held): from now on `checkTimeout`
@@ -247,34 +272,37 @@ public final class SamplingThread {
     static func sample(_ sampled: SampledPath, interval: UInt64) {
         let path = sampled.path, shared = sampled.shared
         shared.withLock { $0.inFlight = true }
-        // Most samples of a quiet filesystem change nothing: one statvfs, compared with the
-        // last, decides that without building a sample (a tenth of the cost).
-        let reading = sampled.sampler.quickReading(of: path)
-        if let reading, reading.identifier == sampled.sampler.identifier {
-            let now = MonotonicClock.nanoseconds()
-            let unchanged = shared.withLock { state -> Bool in
-                guard state.hasSampled, state.publisher.acceptUnchanged(reading.statistics, monotonicNanoseconds: now) else { return false }
+        // Most samples are no news (a quiet filesystem, or figures that moved less than the
+        // threshold): one statvfs, with the publisher's figures, decides that without
+        // building a sample, at a fraction of the cost.
+        var now = MonotonicClock.nanoseconds()
+        let reading = quickReading(of: path, sampled.sampler.quick, read: sampled.sampler.read)
+        if let reading {
+            let noNews = shared.withLock { state -> Bool in
+                guard state.hasSampled, state.publisher.acceptFigures(reading.statistics, monotonicNanoseconds: now) else { return false }
                 finish(&state, now: now)
                 return true
             }
-            if unchanged { return }
+            if noNews { return }
         }
         var sampler = sampled.sampler
         defer { sampled.sampler = sampler }
         var sample = sampler.measure(path, &sampler.resolution, interval / 2)
+        sampler.resolutionChanged(path: path)
         sample = sampler.btrfs.annotate(sample, device: sampler.resolution?.device)
-        sampler.identifier = nil
+        sampler.quick.identifier = nil
         if case .measured(let measurement) = sample, sampler.resolution != nil {
             // The identifier that goes with these figures: the reading above when it saw
             // them too, else one more statvfs (the first sample, or the figures moved
             // between the two calls).
             if let reading, reading.statistics == measurement.stats {
-                sampler.identifier = reading.identifier
+                sampler.quick.identifier = reading.identifier
             } else if let again = try? sampler.read(path), again.statistics == measurement.stats {
-                sampler.identifier = again.identifier
+                sampler.quick.identifier = again.identifier
             }
         }
-        let now = MonotonicClock.nanoseconds()
+        // The detector has the quick reading's time already: the full sample goes with it.
+        if reading == nil { now = MonotonicClock.nanoseconds() }
         let news = shared.withLock { state -> Bool in
             finish(&state, now: now)
             let first = !state.hasSampled

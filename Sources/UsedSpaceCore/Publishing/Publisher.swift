@@ -14,7 +14,10 @@ public struct Publisher: Sendable {
     public private(set) var current: Snapshot?
     public var policy: PublishPolicy {
         // The last sample's decision was made under the old rule.
-        didSet { lastMeasured = nil }
+        didSet {
+            lastMeasured = nil
+            figuresDecide = false
+        }
     }
     public let source: SnapshotSource
     /// Set once the watched path has been seen to be a mount point of its own: from then
@@ -31,8 +34,11 @@ public struct Publisher: Sendable {
     private let metadataPolicy = BtrfsMetadataPolicy()
     /// The figures of the last sample accepted, when it was measured and left the current
     /// snapshot fresh: a sample with the same figures is decided as it was
-    /// (`acceptUnchanged`).
+    /// (`acceptFigures`).
     private var lastMeasured: FilesystemStats?
+    /// The last sample was measured at the current snapshot's path, mount point and type,
+    /// off btrfs: a sample there with other figures is decided on the figures alone.
+    private var figuresDecide = false
 
     /// `restoring` is the snapshot persisted by an earlier run: it is served at once, marked
     /// stale until the first sample, and its `seq` carries on so clients never see it go back.
@@ -63,30 +69,43 @@ public struct Publisher: Sendable {
     @discardableResult
     public mutating func accept(_ sample: Sample, monotonicNanoseconds: UInt64? = nil) -> PublishDecision {
         let decision = decide(sample, monotonicNanoseconds: monotonicNanoseconds)
-        if case .measured(let measurement) = sample, current?.state == .fresh, current?.notMounted != true {
+        lastMeasured = nil
+        figuresDecide = false
+        if case .measured(let measurement) = sample, let current, current.state == .fresh, current.notMounted != true {
             lastMeasured = measurement.stats
-        } else {
-            lastMeasured = nil
+            figuresDecide = current.path == measurement.path && current.mountPoint == measurement.mountPoint
+                && current.fileSystemType == measurement.fileSystemType && current.btrfs == nil && measurement.btrfs == nil
         }
         return decision
     }
 
-    /// Applies a sample of the same filesystem, at the same path, whose figures equal
-    /// `statistics`, without building it: what a sampling thread does when statvfs shows
-    /// nothing changed, the common case on a quiet filesystem, in a fraction of `accept`'s
-    /// cost. Returns false, having changed nothing the full sample would not, when it
-    /// cannot tell: the figures differ from the last sample's, that sample did not leave a
-    /// fresh snapshot, or the fast-fill detector's verdict changed; then `accept` the sample
-    /// (at the same time) as usual. True: the sample is no news (`accept` would have said
-    /// `.noData`), and the detector has it.
-    public mutating func acceptUnchanged(_ statistics: FilesystemStats, monotonicNanoseconds: UInt64) -> Bool {
-        guard let lastMeasured, lastMeasured == statistics, current?.state == .fresh else { return false }
-        // Same figures, same rule, same snapshot to compare with: the decision is the last
-        // sample's (.noData, or a publish that made it the current snapshot), unless the
-        // detector now says something else.
+    /// Applies a sample of the same filesystem at the same path (the sampling thread's
+    /// resolution holds and statvfs names the same filesystem) whose figures are
+    /// `statistics`, without building it, when it is no news: what a sampling thread does
+    /// at most samples, in a fraction of `accept`'s cost. True: the sample is no news
+    /// (`accept` would have said `.noData`), and the fast-fill detector has it. False: it
+    /// cannot tell, or it is news; then `accept` the full sample, at the same time.
+    ///
+    /// Decided as `PublishPolicy.decide` decides a measured sample: figures that equal the
+    /// last sample's get the last sample's decision (which was .noData, or made the current
+    /// snapshot of them); other figures are no news while the size is the same, the used
+    /// rate moved less than the threshold from the current snapshot's, and the detector's
+    /// verdict reads the same (not on btrfs, whose allocation comes with the full sample).
+    public mutating func acceptFigures(_ statistics: FilesystemStats, monotonicNanoseconds: UInt64) -> Bool {
+        guard let lastMeasured, let current, current.state == .fresh else { return false }
+        if lastMeasured != statistics {
+            guard figuresDecide, let previous = current.stats, previous.totalBytes == statistics.totalBytes,
+                  let previousRate = previous.usedFraction, let rate = statistics.usedFraction,
+                  !rate.differs(from: previousRate, byAtLeast: policy.threshold)
+            else { return false }
+        }
         let before = fillDetector.verdict
         let after = fillDetector.observe(seconds: Double(monotonicNanoseconds) / 1e9, availableBytes: statistics.freeBytes)
-        return before?.description == after?.description
+        // The last sample's verdict reads as the current snapshot's (else it would have
+        // been news): the same verdict now is no news either.
+        guard before?.description == after?.description else { return false }
+        self.lastMeasured = statistics
+        return true
     }
 
     private mutating func decide(_ sample: Sample, monotonicNanoseconds: UInt64?) -> PublishDecision {
