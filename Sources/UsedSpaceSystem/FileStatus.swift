@@ -16,6 +16,14 @@ public struct FileStatus: Equatable, Sendable {
         return FileStatus(info)
     }
 
+    /// With the path as a C string made once: a short Swift string (15 bytes or less, as
+    /// "/home/alice") is stored inline and is copied into a new array at every call.
+    public static func of(_ path: ContiguousArray<CChar>) throws(SystemError) -> FileStatus {
+        var info = stat()
+        _ = try SystemCall.retrying("stat") { path.withUnsafeBufferPointer { stat($0.baseAddress!, &info) } }
+        return FileStatus(info)
+    }
+
     /// Whether anything is at `path` (following symlinks).
     public static func exists(_ path: String) -> Bool {
         (try? of(path)) != nil

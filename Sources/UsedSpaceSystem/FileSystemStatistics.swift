@@ -21,6 +21,13 @@ public enum FileSystemStatistics {
         return Reading(statistics: statistics(info), identifier: UInt64(info.f_fsid))
     }
 
+    /// With the path as a C string made once (see FileStatus.of).
+    public static func reading(of path: ContiguousArray<CChar>) throws(SystemError) -> Reading {
+        var info = statvfs()
+        _ = try SystemCall.retrying("statvfs") { path.withUnsafeBufferPointer { statvfs($0.baseAddress!, &info) } }
+        return Reading(statistics: statistics(info), identifier: UInt64(info.f_fsid))
+    }
+
     private static func statistics(_ info: statvfs) -> FilesystemStats {
         let fragmentSize = UInt64(info.f_frsize)
         return FilesystemStats(

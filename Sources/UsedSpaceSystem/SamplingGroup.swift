@@ -218,7 +218,10 @@ public final class SamplingGroup: @unchecked Sendable {
                 }
                 if !local { detach(member) }
             }
-            alarm.disarm()
+            // Left armed when the next pass re-arms it before it could go off: one system
+            // call per pass, not two. (Should no pass come, it goes off once, and every
+            // member finds nothing overdue.)
+            if pass.interval >= pass.timeout { alarm.disarm() }
         }
     }
 }

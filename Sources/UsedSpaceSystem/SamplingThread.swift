@@ -40,6 +40,12 @@ public final class SamplingThread {
         /// The path's sample is being taken now (not merely due, or waiting for the other
         /// members of a group's pass before it).
         var inFlight = false
+        /// Sampled every other interval while quiet (`setRelaxed`).
+        var relaxed = false
+        /// Samples in a row whose statvfs figures were the same as the one before.
+        var quietSamples = 0
+        /// Samples taken (tests count them).
+        var samplesTaken: UInt64 = 0
         var stopped = false
     }
 
@@ -47,6 +53,8 @@ public final class SamplingThread {
     /// group's (one at a time; a class, so that handing it on copies nothing).
     final class SampledPath: @unchecked Sendable {
         let path: String
+        /// `path` as a C string, made once (see FileStatus.of).
+        let cPath: ContiguousArray<CChar>
         let shared: ConditionLock<State>
         let wake: EventCounter
         let alarm: SamplingAlarm
@@ -56,6 +64,7 @@ public final class SamplingThread {
         init(path: String, shared: ConditionLock<State>, wake: EventCounter, alarm: SamplingAlarm, timeoutNanoseconds: UInt64,
              sampler: Sampler) {
             self.path = path
+            cPath = path.utf8CString
             self.shared = shared
             self.wake = wake
             self.alarm = alarm
@@ -170,6 +179,17 @@ public final class SamplingThread {
         }
     }
 
+    /// A path is quiet after this many samples in a row with the same figures.
+    static let quietAfter = 10
+
+    /// Whether the path, once quiet, is sampled every other interval only (the filesystems
+    /// `path = auto` found, where a change may show one interval later; the configured
+    /// paths are sampled every interval). The first change brings it back to every
+    /// interval: a fill is seen at once from then on.
+    public func setRelaxed(_ relaxed: Bool) {
+        shared.withLock { $0.relaxed = relaxed }
+    }
+
     /// The publish rule from now on (a reload).
     public func setPolicy(_ policy: PublishPolicy) {
         shared.withLock { $0.publisher.policy = policy }
@@ -207,7 +227,7 @@ public final class SamplingThread {
             PathSampler.sample(path, reusing: &resolution, sharedFor: maximumAge)
         }
         /// One statvfs, for the check that nothing changed (tests inject a slow one).
-        var read: @Sendable (String) throws(SystemError) -> FileSystemStatistics.Reading = { path throws(SystemError) in
+        var read: @Sendable (ContiguousArray<CChar>) throws(SystemError) -> FileSystemStatistics.Reading = { path throws(SystemError) in
             try FileSystemStatistics.reading(of: path)
         }
         /// What the check at every sample reads, as plain values: reading them from
@@ -243,14 +263,16 @@ public final class SamplingThread {
         var inode: UInt64 = 0
         /// RealFilesystems.isKnownLocal of its type: only those join a group.
         var isKnownLocal = false
+        /// The figures of the last statvfs, to tell a quiet path.
+        var statistics: FilesystemStats?
     }
 
     /// statvfs of the path, when its resolution still holds and so the reading is of the
     /// filesystem last sampled in full; nil when it must be sampled in full. A mount point
     /// watched by its own name needs no `stat` to know that: another filesystem mounted
     /// there has another identifier, and a full sample follows.
-    static func quickReading(of path: String, _ quick: QuickCheck,
-                             read: (String) throws(SystemError) -> FileSystemStatistics.Reading) -> FileSystemStatistics.Reading? {
+    static func quickReading(of path: ContiguousArray<CChar>, _ quick: QuickCheck,
+                             read: (ContiguousArray<CChar>) throws(SystemError) -> FileSystemStatistics.Reading) -> FileSystemStatistics.Reading? {
         guard let identifier = quick.identifier else { return nil }
         if !quick.isOwnMountPoint {
             guard let status = try? FileStatus.of(path), status.deviceMajor == quick.deviceMajor, status.deviceMinor == quick.deviceMinor,
@@ -276,11 +298,13 @@ public final class SamplingThread {
         // threshold): one statvfs, with the publisher's figures, decides that without
         // building a sample, at a fraction of the cost.
         var now = MonotonicClock.nanoseconds()
-        let reading = quickReading(of: path, sampled.sampler.quick, read: sampled.sampler.read)
+        let reading = quickReading(of: sampled.cPath, sampled.sampler.quick, read: sampled.sampler.read)
         if let reading {
+            let same = reading.statistics == sampled.sampler.quick.statistics
+            sampled.sampler.quick.statistics = reading.statistics
             let noNews = shared.withLock { state -> Bool in
                 guard state.hasSampled, state.publisher.acceptFigures(reading.statistics, monotonicNanoseconds: now) else { return false }
-                finish(&state, now: now)
+                finish(&state, now: now, quiet: same)
                 return true
             }
             if noNews { return }
@@ -297,14 +321,15 @@ public final class SamplingThread {
             // between the two calls).
             if let reading, reading.statistics == measurement.stats {
                 sampler.quick.identifier = reading.identifier
-            } else if let again = try? sampler.read(path), again.statistics == measurement.stats {
+            } else if let again = try? sampler.read(sampled.cPath), again.statistics == measurement.stats {
                 sampler.quick.identifier = again.identifier
             }
+            sampler.quick.statistics = measurement.stats
         }
         // The detector has the quick reading's time already: the full sample goes with it.
         if reading == nil { now = MonotonicClock.nanoseconds() }
         let news = shared.withLock { state -> Bool in
-            finish(&state, now: now)
+            finish(&state, now: now, quiet: false)
             let first = !state.hasSampled
             state.hasSampled = true
             // Every sample feeds the fast-fill detector; only news wakes the owner.
@@ -316,11 +341,15 @@ public final class SamplingThread {
     }
 
     /// Ends the running sample and schedules the next.
-    private static func finish(_ state: inout State, now: UInt64) {
+    private static func finish(_ state: inout State, now: UInt64, quiet: Bool) {
         state.runningSince = nil
         state.runningTimedOut = false
         state.inFlight = false
         state.nextTick = nextTick(after: state.nextTick, interval: state.intervalNanoseconds, now: now)
+        state.quietSamples = quiet ? state.quietSamples + 1 : 0
+        state.samplesTaken += 1
+        // Still on the grid: a relaxed path skips every other tick of it.
+        if state.relaxed && state.quietSamples >= quietAfter { state.nextTick += state.intervalNanoseconds }
     }
 
     /// The next tick keeps to the schedule unless the sample overran it, and falls on the
@@ -363,8 +392,11 @@ public final class SamplingThread {
             setTimerSlack(for: interval, current: &slack)
             sampled.alarm.arm(at: MonotonicClock.nanoseconds() + sampled.timeoutNanoseconds)
             sample(sampled, interval: interval)
-            sampled.alarm.disarm()
+            // Left armed when the next sample re-arms it before it could go off: one
+            // system call per sample, not two.
+            if interval >= sampled.timeoutNanoseconds { sampled.alarm.disarm() }
             if let group, sampled.sampler.isKnownLocal {
+                sampled.alarm.disarm()
                 group.join(sampled)
                 return
             }

@@ -225,6 +225,49 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
+    /// A FUSE filesystem that hangs from its first call, mounted over a watched mount point
+    /// (as over a USB disk's, or a home directory's): the next sample of that path hangs in
+    /// the thread that samples the local filesystems together. That path is shown as not
+    /// answering; the thread stays with it, and the other filesystems get a new one: they
+    /// are never shown stale, and their changes keep coming.
+    @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, python3-fusepy and fusermount3"))
+    func aFilesystemMountedOverAWatchedPathHoldsUpOnlyThatPath() throws {
+        let scratch = try ScratchDirectory("over-mount")
+        let covered = try scratch.mountExt4(at: "covered", megabytes: 32, reservedPercent: 0)
+        let disk = try scratch.mountExt4(at: "disk", megabytes: 32, reservedPercent: 0)
+        let daemon = try DaemonProcess(arguments: ["--path", covered, "--path", disk, "--interval", "200ms", "--timeout", "1s"])
+        try daemon.waitUntilAnswering()
+        let subscriber = try ProtocolClient(path: daemon.socketPath)
+        _ = try subscriber.request("subscribe json all", timeout: 15)
+        for path in [covered, disk] {
+            _ = try Self.update(subscriber) { $0["path"] as? String == path && $0["state"] as? String == "fresh" }
+        }
+        let hanging = try HangingMount(over: covered, hanging: true)
+        let stuck = try Self.update(subscriber) { $0["path"] as? String == covered && $0["state"] as? String != "fresh" }
+        #expect((stuck["error"] as? String)?.contains("did not answer") == true, "\(stuck)")
+        // Each write of 4 MB (an eighth of the disk) is a fresh snapshot with the next seq,
+        // while the covered path's call still hangs; nothing of the disk's is ever stale.
+        var lastSeq = 0
+        var diskStates: [String] = []
+        for round in 1...3 {
+            try CommandRunner.shell("dd if=/dev/zero of=\(quoted(disk + "/fill\(round)")) bs=1M count=4 conv=fsync status=none")
+            let moved = try Self.update(subscriber, seconds: 5) { update in
+                if update["path"] as? String == disk { diskStates.append(update["state"] as? String ?? "?") }
+                return update["path"] as? String == disk && update["state"] as? String == "fresh" && (update["seq"] as? Int ?? 0) > lastSeq
+                    && (update["used_bytes"] as? Int ?? 0) >= round * 4 << 20
+            }
+            lastSeq = moved["seq"] as? Int ?? 0
+        }
+        #expect(diskStates.allSatisfy { $0 == "fresh" }, "\(diskStates)")
+        #expect(try ProtocolClient(path: daemon.socketPath).request("ping").lines == ["pong"])
+        // The covered path's call returns once the server answers: it shows the FUSE
+        // filesystem from then on, on a thread of its own.
+        hanging.release()
+        let back = try Self.update(subscriber) { $0["path"] as? String == covered && $0["state"] as? String == "fresh" }
+        #expect(back["fstype"] as? String != "ext4", "\(back)")
+        #expect(daemon.stop() == 0)
+    }
+
     /// A reload switches auto on and off (all or nothing, as any reload); a restart watches
     /// what is mounted then, its last snapshot restored from the state file.
     @Test(Prerequisite.root) func reloadSwitchesAutoOnAndOffAndARestartRestores() throws {

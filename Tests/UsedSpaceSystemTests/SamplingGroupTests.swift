@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 @testable import UsedSpaceCore
@@ -6,7 +7,7 @@ import Testing
 /// The group that samples the paths on local filesystems in one thread, on real
 /// directories of /dev/shm (a tmpfs: known local). Deadlines bound the waits only: no
 /// assertion depends on how fast the machine is.
-@Suite struct SamplingGroupTests {
+@Suite(.serialized) struct SamplingGroupTests {
     /// A directory of its own on /dev/shm, removed at the end.
     final class ScratchDirectory {
         let path: String
@@ -233,6 +234,40 @@ import Testing
         #expect(alone.takePublished().last?.state == .failed, "no numbers yet: a failure, timed out")
         gate.open()
         #expect(Self.eventually { alone.takePublished().last?.state == .fresh })
+    }
+
+    /// A relaxed path (what `path = auto` found) is sampled every other interval once it
+    /// has been quiet for `quietAfter` samples, on the same grid as the others; a change
+    /// brings it back to every interval.
+    @Test func aQuietRelaxedPathIsSampledEveryOtherInterval() throws {
+        let group = try SamplingGroup()
+        let first = try ScratchDirectory(), second = try ScratchDirectory()
+        let relaxed = try Self.sampler(first.path, group: group, intervalMicroseconds: 20_000)
+        let plain = try Self.sampler(second.path, group: group, intervalMicroseconds: 20_000)
+        relaxed.setRelaxed(true)
+        try relaxed.start()
+        try plain.start()
+        func taken(_ sampler: SamplingThread) -> UInt64 { sampler.shared.withLock { $0.samplesTaken } }
+        func quiet(_ sampler: SamplingThread) -> Int { sampler.shared.withLock { $0.quietSamples } }
+        #expect(Self.eventually { quiet(relaxed) >= SamplingThread.quietAfter && quiet(plain) >= SamplingThread.quietAfter },
+                "nothing writes to /dev/shm here… (other work on the machine may)")
+        let before = (taken(relaxed), taken(plain))
+        #expect(Self.eventually { taken(plain) >= before.1 + 40 })
+        let relaxedCount = taken(relaxed) - before.0, plainCount = taken(plain) - before.1
+        let wasQuiet = quiet(relaxed) > 20
+        // Only while it stayed quiet: a change elsewhere on /dev/shm resets it.
+        if wasQuiet {
+            #expect(Double(relaxedCount) <= 0.7 * Double(plainCount), "\(relaxedCount) against \(plainCount)")
+            #expect(Double(relaxedCount) >= 0.3 * Double(plainCount), "\(relaxedCount) against \(plainCount)")
+        }
+        // A change: every interval again.
+        let file = first.path + "/fill"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(repeating: 1, count: 1 << 20)))
+        defer { unlink(file) }
+        #expect(Self.eventually { quiet(relaxed) == 0 })
+        let afterChange = (taken(relaxed), taken(plain))
+        #expect(Self.eventually { taken(plain) >= afterChange.1 + 5 })
+        #expect(taken(relaxed) - afterChange.0 >= 4, "sampled every interval after the change")
     }
 
     /// A member overdue while the group's thread is merely between calls (a slow pass,

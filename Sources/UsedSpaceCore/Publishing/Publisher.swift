@@ -15,6 +15,7 @@ public struct Publisher: Sendable {
     public var policy: PublishPolicy {
         // The last sample's decision was made under the old rule.
         didSet {
+            guard policy != oldValue else { return }
             lastMeasured = nil
             figuresDecide = false
         }

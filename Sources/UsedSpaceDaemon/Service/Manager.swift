@@ -118,6 +118,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         initial.isDefaults = state.isDefaults
         state = initial
         applyBarSettings()
+        applySamplingRates()
         let listening = try SocketSetup.open(at: paths.socket, logger: logger)
         server = try SocketServer(
             listener: listening.socket, boundPath: listening.boundPath, maximumClients: settings.maximumClients, loop: loop, logger: logger,
@@ -351,6 +352,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
             watch.invalidateRenderings()
         }
         applyBarSettings()
+        applySamplingRates()
         server?.maximumClients = settings.maximumClients
         alerts?.policy = state.configuration.notify
         spaceAlerts?.policy = state.configuration.notify
@@ -456,6 +458,12 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         logger.info("mount table changed (read \(reads)): watching \(diff.added.isEmpty ? "nothing new" : added); stopped watching \(diff.removed.isEmpty ? "nothing" : removed)",
                     metadata: ["added": "\(added)", "removed": "\(removed)", "mount_table_reads": "\(reads)"])
         if isReady { notifier.status(statusText) }
+    }
+
+    /// The filesystems `path = auto` found are sampled every other interval while quiet
+    /// (a change shows at most one interval later); the configured paths every interval.
+    private func applySamplingRates() {
+        for watch in watches { watch.sampler.setRelaxed(state.automaticPaths.contains(watch.configuredPath)) }
     }
 
     /// The configuration's bar settings, for the watches' renderings of the bar formats.

@@ -21,13 +21,16 @@ final class HangingMount {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/hangfs.py").path
 
-    init() throws {
+    /// Mounted at a directory of its own, or `over` an existing directory (another
+    /// filesystem mounted over a watched path); `hanging` from its first call on.
+    init(over existing: String? = nil, hanging: Bool = false) throws {
         scratch = try ScratchDirectory.make("hangfs")
-        mountPoint = scratch + "/mnt"
+        mountPoint = existing ?? scratch + "/mnt"
         flag = scratch + "/hang"
         backing = scratch + "/backing"
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        if existing == nil { try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true) }
         try FileManager.default.createDirectory(atPath: backing, withIntermediateDirectories: true)
+        if hanging { FileManager.default.createFile(atPath: flag, contents: nil) }
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [Self.fixture, mountPoint, flag, backing]
