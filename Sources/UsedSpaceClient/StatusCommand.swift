@@ -14,16 +14,18 @@ enum StatusCommand {
         // of one path touch no filesystem but the one they measure.
         let needsConfiguration = options.all || options.format.isBar || options.configPath != nil
         var configuration = Configuration()
+        var warning = ConfigurationWarning(ownProblem: nil, readTheDaemonsFile: options.configPath == nil)
         if needsConfiguration {
             let (loaded, problem) = ClientConfiguration.load(explicitPath: options.configPath,
                                                              timeoutMicroseconds: UInt64(options.timeoutMilliseconds) * 1000)
             configuration = loaded
-            if let problem { StandardStreams.error("usedspace: \(problem)") }
+            warning.ownProblem = problem
         }
         let paths: [String]
         switch TargetPaths.resolve(path: options.path, all: options.all, configuration: configuration) {
         case .success(let resolved): paths = resolved
         case .failure(let failure):
+            warning.report(daemonRefusal: nil)
             StandardStreams.error("usedspace: \(failure)")
             return ExitStatus.failure
         }
@@ -44,7 +46,7 @@ enum StatusCommand {
         let profiles = BarProfiles(configuration: options.format.isBar ? configuration : Configuration(),
                                    commandLine: options.bar.pairs, home: needsConfiguration ? TargetPaths.lexicalHome : nil)
         let watched = options.all ? shown.map { snapshot in paths.first { TargetPaths.matches($0, snapshot) } } : [paths[0]]
-        let status = show(shown, watchedPaths: watched, options: options, profiles: profiles)
+        let status = show(shown, watchedPaths: watched, options: options, profiles: profiles, warning: warning)
         if button == 3, let snapshot = shown.first {
             let options = profiles.options(watchedPath: watched.first ?? nil, snapshot: snapshot)
             if let command = options.rightClickCommand {
@@ -56,7 +58,8 @@ enum StatusCommand {
         return status
     }
 
-    static func show(_ snapshots: [Snapshot], watchedPaths: [String?], options: StatusOptions, profiles: BarProfiles) -> Int32 {
+    static func show(_ snapshots: [Snapshot], watchedPaths: [String?], options: StatusOptions, profiles: BarProfiles,
+                     warning: ConfigurationWarning = ConfigurationWarning(ownProblem: nil, readTheDaemonsFile: false)) -> Int32 {
         var items: [BarOutput.Item] = []
         for (index, snapshot) in snapshots.enumerated() {
             let watched = index < watchedPaths.count ? watchedPaths[index] : nil
@@ -75,10 +78,7 @@ enum StatusCommand {
             output = BarOutput.line(items, format: options.format, profiles: profiles, home: TargetPaths.lexicalHome).map { $0 + "\n" } ?? ""
         }
         StandardStreams.write(output)
-        if let problem = snapshots.lazy.compactMap(\.configurationProblem).first {
-            StandardStreams.error("usedspace: warning: usedspaced refused its configuration: \(ControlCharacters.replaced(in: problem))"
-                + " (fix it, check it with 'usedspace config check', then: systemctl --user reload usedspace)")
-        }
+        warning.report(daemonRefusal: snapshots.lazy.compactMap(\.configurationProblem).first)
         var status = ExitStatus.success
         for snapshot in snapshots where snapshot.state == .failed {
             StandardStreams.error("usedspace: \(ControlCharacters.replaced(in: snapshot.error ?? "the sample failed"))")

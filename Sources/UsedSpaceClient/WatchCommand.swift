@@ -20,7 +20,11 @@ enum WatchCommand {
             WatchLoop.Target(path: path, canonical: TargetPaths.canonical(path), expanded: options.expanded)
         }
         do {
-            return try WatchLoop(options: options, profiles: profiles, targets: targets, all: options.all).run()
+            let loop = try WatchLoop(options: options, profiles: profiles, targets: targets, all: options.all)
+            // Said already, in the client's words: the daemon's refusal of the same file adds
+            // only that it runs with the defaults.
+            loop.configurationWarning = ConfigurationWarning(ownProblem: problem, readTheDaemonsFile: options.configPath == nil)
+            return loop.run()
         } catch {
             StandardStreams.error("usedspace: cannot watch: \(error)")
             return ExitStatus.failure

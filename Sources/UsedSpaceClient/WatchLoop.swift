@@ -48,6 +48,8 @@ final class WatchLoop {
     private let follow: I3blocksFollow.Follower?
     /// The daemon's configuration problem last reported on stderr.
     private var reportedProblem: String?
+    /// What the client found wrong with the configuration file itself (said at the start).
+    var configurationWarning = ConfigurationWarning(ownProblem: nil, readTheDaemonsFile: false)
 
     init(options: WatchOptions, profiles: BarProfiles, targets: [Target], all: Bool) throws(SystemError) {
         self.options = options
@@ -223,7 +225,12 @@ final class WatchLoop {
         guard problem != reportedProblem else { return }
         reportedProblem = problem
         guard let problem else { return }
-        StandardStreams.error("usedspace: warning: usedspaced refused its configuration: \(ControlCharacters.replaced(in: problem))")
+        if configurationWarning.ownProblem != nil && configurationWarning.readTheDaemonsFile {
+            StandardStreams.error("usedspace: warning: usedspaced refused it too and runs with the default settings"
+                + " (fix it, check it with 'usedspace config check', then: systemctl --user reload usedspace)")
+        } else {
+            StandardStreams.error("usedspace: warning: usedspaced refused its configuration: \(ControlCharacters.replaced(in: problem))")
+        }
     }
 
     // MARK: - Sampling here

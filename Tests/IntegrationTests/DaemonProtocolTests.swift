@@ -330,6 +330,36 @@ import Testing
         #expect(status.stderr.contains("usedspaced refused its configuration: \(expected)"), "\(status.stderr)")
     }
 
+    /// A bar format reads the configuration file too: when the daemon refused the same file,
+    /// one line says both (it said the mistake twice, in two wordings).
+    @Test func aRefusedConfigurationIsSaidOnceByABar() throws {
+        let directory = try ScratchDirectory("badconfig-once")
+        try FileManager.default.createDirectory(atPath: directory.subpath("usedspace"), withIntermediateDirectories: true)
+        let config = directory.subpath("usedspace/config")
+        try "[daemon]\nintervall = 5s\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(arguments: ["--path", directory.path], environment: ["XDG_CONFIG_HOME": directory.path])
+        try daemon.waitUntilAnswering()
+        let environment = ProcessInfo.processInfo.environment.merging(["USEDSPACE_SOCKET": daemon.socketPath,
+                                                                       "XDG_CONFIG_HOME": directory.path]) { $1 }
+        for format in ["waybar", "i3blocks"] {
+            let status = try CommandRunner.run(CommandRunner.usedspace, ["status", "--path", directory.path, "--format", format],
+                                               environment: environment)
+            #expect(status.status == 0)
+            #expect(status.stderrLines.count == 1, "\(status.stderr)")
+            #expect(status.stderr.contains("\(config):2:") && status.stderr.contains("unknown key 'intervall'")
+                    && status.stderr.contains("usedspaced refused it too and runs with the default settings"), "\(status.stderr)")
+        }
+        // Another file named with --config: the client's words about it, and the daemon's
+        // about its own.
+        let other = directory.subpath("other")
+        try "[bar]\nwidht = 3\n".write(toFile: other, atomically: true, encoding: .utf8)
+        let both = try CommandRunner.run(CommandRunner.usedspace, ["status", "--path", directory.path, "--format", "waybar", "--config", other],
+                                         environment: environment)
+        #expect(both.stderrLines.count == 2, "\(both.stderr)")
+        #expect(both.stderr.contains("\(other):2:") && both.stderr.contains("usedspaced refused its configuration: \(config):2:"),
+                "\(both.stderr)")
+    }
+
     /// The log reads well by itself: every message carries its reason (path, call, errno),
     /// not only a structured field, and a publish says what it published.
     @Test func everyLogMessageSaysWhy() throws {
