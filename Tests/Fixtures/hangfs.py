@@ -92,5 +92,8 @@ class Hang(Operations):
 if __name__ == "__main__":
     if len(sys.argv) != 4:
         sys.exit(__doc__)
+    # Mounted over a directory that has files (another filesystem's root, as a mount over a
+    # watched disk): libfuse 2 wants that said.
+    over = {"nonempty": True} if os.listdir(sys.argv[1]) else {}
     FUSE(Hang(sys.argv[2], sys.argv[3]), sys.argv[1], foreground=True, nothreads=False, allow_other=True,
-         attr_timeout=0, entry_timeout=0, negative_timeout=0, ro=True)
+         attr_timeout=0, entry_timeout=0, negative_timeout=0, ro=True, **over)

@@ -6,7 +6,7 @@ import Testing
 /// made meanwhile) are watched too: every check here looks at this test's own paths.
 @Suite(.serialized) struct AutomaticPathTests {
     /// Reads a subscriber's updates until one of them (a JSON snapshot) satisfies `wanted`.
-    static func update(_ client: ProtocolClient, seconds: Double = 10, where wanted: ([String: Any]) -> Bool) throws -> [String: Any] {
+    static func update(_ client: ProtocolClient, seconds: Double = 10, _ what: String = "", where wanted: ([String: Any]) -> Bool) throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             guard let frame = try? client.readFrame(timeout: max(deadline.timeIntervalSinceNow, 0.05)) else { continue }
@@ -14,7 +14,7 @@ import Testing
                 if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], wanted(object) { return object }
             }
         }
-        throw HarnessFailure("no such update within \(seconds) s")
+        throw HarnessFailure("no update \(what.isEmpty ? "as wanted" : what) within \(seconds) s")
     }
 
     /// The paths `status all` shows now.
@@ -238,12 +238,14 @@ import Testing
         let daemon = try DaemonProcess(arguments: ["--path", covered, "--path", disk, "--interval", "200ms", "--timeout", "1s"])
         try daemon.waitUntilAnswering()
         let subscriber = try ProtocolClient(path: daemon.socketPath)
-        _ = try subscriber.request("subscribe json all", timeout: 15)
+        let initial = try subscriber.request("subscribe json all", timeout: 15).lines.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         for path in [covered, disk] {
-            _ = try Self.update(subscriber) { $0["path"] as? String == path && $0["state"] as? String == "fresh" }
+            #expect(initial.contains { $0["path"] as? String == path && $0["state"] as? String == "fresh" }, "\(initial)")
         }
         let hanging = try HangingMount(over: covered, hanging: true)
-        let stuck = try Self.update(subscriber) { $0["path"] as? String == covered && $0["state"] as? String != "fresh" }
+        let stuck = try Self.update(subscriber, "not fresh of the covered path") { $0["path"] as? String == covered && $0["state"] as? String != "fresh" }
         #expect((stuck["error"] as? String)?.contains("did not answer") == true, "\(stuck)")
         // Each write of 4 MB (an eighth of the disk) is a fresh snapshot with the next seq,
         // while the covered path's call still hangs; nothing of the disk's is ever stale.
@@ -251,7 +253,7 @@ import Testing
         var diskStates: [String] = []
         for round in 1...3 {
             try CommandRunner.shell("dd if=/dev/zero of=\(quoted(disk + "/fill\(round)")) bs=1M count=4 conv=fsync status=none")
-            let moved = try Self.update(subscriber, seconds: 5) { update in
+            let moved = try Self.update(subscriber, seconds: 5, "fresh of the disk after write \(round)") { update in
                 if update["path"] as? String == disk { diskStates.append(update["state"] as? String ?? "?") }
                 return update["path"] as? String == disk && update["state"] as? String == "fresh" && (update["seq"] as? Int ?? 0) > lastSeq
                     && (update["used_bytes"] as? Int ?? 0) >= round * 4 << 20
@@ -263,7 +265,7 @@ import Testing
         // The covered path's call returns once the server answers: it shows the FUSE
         // filesystem from then on, on a thread of its own.
         hanging.release()
-        let back = try Self.update(subscriber) { $0["path"] as? String == covered && $0["state"] as? String == "fresh" }
+        let back = try Self.update(subscriber, "fresh of the covered path") { $0["path"] as? String == covered && $0["state"] as? String == "fresh" }
         #expect(back["fstype"] as? String != "ext4", "\(back)")
         #expect(daemon.stop() == 0)
     }

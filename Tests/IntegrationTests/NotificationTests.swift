@@ -100,6 +100,33 @@ struct NotificationTests {
         #expect(shown.first?.body.hasPrefix("Space is going at 20 MB/s (seen for ") == true, "\(shown)")
     }
 
+    /// A disk `path = auto` follows, low on space: notified. Unmounted: its watch ends and
+    /// the notification, which would speak of a disk that is gone, is taken down.
+    @Test func anUnmountedDisksNotificationIsWithdrawn() throws {
+        let session = try Session()
+        let scratch = try ScratchDirectory("notify-unmount")
+        let mount = try scratch.mountExt4(at: "usb", megabytes: 32, reservedPercent: 0)
+        var info = statvfs()
+        #expect(statvfs(mount, &info) == 0)
+        let blockSize = Int(info.f_frsize)
+        // 98 % used: 2 % of the blocks left.
+        let fill = (Int(info.f_bavail) - Int(info.f_blocks) / 50) * blockSize
+        try Data(count: fill).write(to: URL(fileURLWithPath: mount + "/fill"))
+        let daemon = try DaemonProcess(arguments: ["--path", "auto", "--interval", "100ms"],
+                                       environment: ["DBUS_SESSION_BUS_ADDRESS": session.busAddress])
+        try daemon.waitUntilAnswering()
+        #expect(waitUntil(seconds: 10) { daemon.stderrText.value.contains("showed a low-space notification") && daemon.stderrText.value.contains(mount) },
+                "\(daemon.stderrText.value)")
+        #expect(waitUntil(seconds: 5) { session.displayed >= 1 })
+        let displayed = session.displayed
+        _ = try CommandRunner.shell("umount \(quoted(mount))")
+        #expect(waitUntil(seconds: 10) { daemon.stderrText.value.contains("\(mount) is no longer watched; low-space notification withdrawn") },
+                "\(daemon.stderrText.value)")
+        #expect(waitUntil(seconds: 5) { session.displayed == displayed - 1 }, "taken down from the screen")
+        let shown = try session.shown()
+        #expect(shown.contains { $0.summary == "Low disk space on \(mount)" }, "\(shown)")
+    }
+
     @Test func withoutASessionBusItLogsOnceAndCarriesOn() throws {
         let scratch = try ScratchDirectory("notify-nobus")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
