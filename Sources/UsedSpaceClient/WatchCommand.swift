@@ -24,6 +24,11 @@ enum WatchCommand {
             // Said already, in the client's words: the daemon's refusal of the same file adds
             // only that it runs with the defaults.
             loop.configurationWarning = ConfigurationWarning(ownProblem: problem, readTheDaemonsFile: options.configPath == nil)
+            if options.all && configuration.daemon.followsMounts {
+                let explicit = configuration.daemon.paths.compactMap { DaemonSettings.expand($0, home: ProcessEnvironment.homeDirectory) }
+                    .map { LexicalPath.normalize($0, currentDirectory: "/") }
+                loop.followMounts(explicit: explicit, automatic: paths.filter { !explicit.contains($0) })
+            }
             return loop.run()
         } catch {
             StandardStreams.error("usedspace: cannot watch: \(error)")

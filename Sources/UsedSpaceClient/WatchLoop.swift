@@ -50,6 +50,26 @@ final class WatchLoop {
     private var reportedProblem: String?
     /// What the client found wrong with the configuration file itself (said at the start).
     var configurationWarning = ConfigurationWarning(ownProblem: nil, readTheDaemonsFile: false)
+    /// `--all` with `path = auto`: the mount table, followed while sampling here (the daemon
+    /// follows it when it answers).
+    private var mounts: MountFollowing?
+
+    struct MountFollowing {
+        let table: MountInfoFile
+        /// The configured paths (`~` expanded, normalised): their filesystems are not added.
+        let explicit: [String]
+        /// The mount points added by the rule, shown after the configured paths.
+        var automatic: [String]
+        /// When to read the table: 200 ms after the first change, once for a burst.
+        var readAt: UInt64?
+    }
+
+    /// Follows the mount table (`--all` and `path = auto`); `automatic` are the targets that
+    /// the rule gave at the start.
+    func followMounts(explicit: [String], automatic: [String]) {
+        guard let table = try? MountInfoFile() else { return }
+        mounts = MountFollowing(table: table, explicit: explicit, automatic: automatic)
+    }
 
     init(options: WatchOptions, profiles: BarProfiles, targets: [Target], all: Bool) throws(SystemError) {
         self.options = options
@@ -97,6 +117,7 @@ final class WatchLoop {
         for target in targets {
             if let sampler = target.sampler { descriptors.append(pollfd(fd: sampler.wake.descriptor, events: Int16(POLLIN), revents: 0)) }
         }
+        if subscription == nil, let mounts { descriptors.append(pollfd(fd: mounts.table.descriptor, events: Int16(POLLPRI), revents: 0)) }
         let now = MonotonicClock.nanoseconds()
         let timeout = deadline().map { $0 > now ? Int32(min(($0 - now) / 1_000_000 + 1, 60_000)) : 0 } ?? -1
         let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
@@ -122,13 +143,15 @@ final class WatchLoop {
                 guard handleDaemon(now: after) else { return false }
             } else if let target = targets.first(where: { $0.sampler?.wake.descriptor == entry.fd }) {
                 guard collect(target) else { return false }
+            } else if entry.fd == mounts?.table.descriptor, mounts?.readAt == nil {
+                mounts?.readAt = after + 200_000_000
             }
         }
         return handleTimers(now: after)
     }
 
     private func deadline() -> UInt64? {
-        (targets.compactMap { $0.sampler?.nextTimeoutCheck } + [schedule.deadline].compactMap { $0 }).min()
+        (targets.compactMap { $0.sampler?.nextTimeoutCheck } + [schedule.deadline, mounts?.readAt].compactMap { $0 }).min()
     }
 
     private func handleTimers(now: UInt64) -> Bool {
@@ -145,6 +168,39 @@ final class WatchLoop {
         for target in targets {
             if target.sampler?.checkTimeout(now: now) == true { guard collect(target) else { return false } }
         }
+        if let readAt = mounts?.readAt, now >= readAt {
+            mounts?.readAt = nil
+            guard mountsChanged() else { return false }
+        }
+        return true
+    }
+
+    /// As the daemon does: a filesystem mounted gets a block, sampled here; an unmounted
+    /// one's ends (JSON: its last snapshot, failed, with `watch_ended`).
+    private func mountsChanged() -> Bool {
+        guard subscription == nil, let following = mounts, let entries = try? following.table.read() else { return true }
+        let wanted = AutomaticWatches.mountPoints(in: entries, besides: following.explicit)
+        let diff = MountDiff(from: following.automatic, to: wanted)
+        guard !diff.isEmpty else { return true }
+        mounts?.automatic = wanted
+        var ended: [Snapshot] = []
+        for path in diff.removed {
+            guard let index = targets.firstIndex(where: { $0.path == path }) else { continue }
+            let target = targets.remove(at: index)
+            if var last = target.snapshot {
+                last.state = .failed
+                last.stats = nil
+                last.error = "\(path) was unmounted; no longer watched"
+                last.watchEnded = true
+                ended.append(last)
+            }
+        }
+        for path in diff.added where !targets.contains(where: { $0.path == path }) {
+            targets.append(Target(path: path, canonical: path, expanded: options.expanded))
+        }
+        // The new ones show at their first sample.
+        startSampling()
+        for snapshot in ended { guard render(changed: snapshot) else { return false } }
         return true
     }
 

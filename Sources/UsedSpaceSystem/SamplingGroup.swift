@@ -193,6 +193,7 @@ public final class SamplingGroup: @unchecked Sendable {
             SamplingThread.setTimerSlack(for: pass.interval, current: &slack)
             // One alarm for the pass: it goes off only if the pass overruns.
             alarm.arm(at: MonotonicClock.nanoseconds() + pass.timeout)
+            var readings = SamplingThread.PassReadings()
             while true {
                 let next: (member: Member, interval: UInt64)? = shared.withLock { state in
                     guard state.generation == generation, state.next < state.queue.count else { return nil }
@@ -201,7 +202,7 @@ public final class SamplingGroup: @unchecked Sendable {
                     return state.queue[state.next - 1]
                 }
                 guard let (member, interval) = next else { break }
-                SamplingThread.sample(member, interval: interval)
+                SamplingThread.sample(member, interval: interval, sharing: &readings)
                 let local = member.sampler.isKnownLocal
                 let stillOurs = shared.withLock { state -> Bool in
                     guard state.generation == generation else { return false }

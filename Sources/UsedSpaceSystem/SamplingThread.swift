@@ -272,14 +272,40 @@ public final class SamplingThread {
     /// watched by its own name needs no `stat` to know that: another filesystem mounted
     /// there has another identifier, and a full sample follows.
     static func quickReading(of path: ContiguousArray<CChar>, _ quick: QuickCheck,
-                             read: (ContiguousArray<CChar>) throws(SystemError) -> FileSystemStatistics.Reading) -> FileSystemStatistics.Reading? {
+                             read: (ContiguousArray<CChar>) throws(SystemError) -> FileSystemStatistics.Reading,
+                             sharing pass: inout PassReadings) -> FileSystemStatistics.Reading? {
         guard let identifier = quick.identifier else { return nil }
         if !quick.isOwnMountPoint {
             guard let status = try? FileStatus.of(path), status.deviceMajor == quick.deviceMajor, status.deviceMinor == quick.deviceMinor,
                   status.inode == quick.inode else { return nil }
+            // The stat showed the path on that filesystem: a reading of it in this pass
+            // (another path on it) is this path's too.
+            if let shared = pass.reading(deviceMajor: quick.deviceMajor, deviceMinor: quick.deviceMinor), shared.identifier == identifier {
+                return shared
+            }
         }
         guard let reading = try? read(path), reading.identifier == identifier else { return nil }
+        pass.keep(reading, deviceMajor: quick.deviceMajor, deviceMinor: quick.deviceMinor)
         return reading
+    }
+
+    /// The readings a group's pass took, by device: paths on one filesystem (directories
+    /// of one disk) are read once per pass. Only a path whose `stat` put it on that device
+    /// uses another's reading; a mount point watched by its own name is read itself.
+    struct PassReadings {
+        private var readings: [(device: UInt64, reading: FileSystemStatistics.Reading)] = []
+
+        init() {}
+
+        func reading(deviceMajor: UInt32, deviceMinor: UInt32) -> FileSystemStatistics.Reading? {
+            let device = UInt64(deviceMajor) << 32 | UInt64(deviceMinor)
+            return readings.first { $0.device == device }?.reading
+        }
+
+        mutating func keep(_ reading: FileSystemStatistics.Reading, deviceMajor: UInt32, deviceMinor: UInt32) {
+            let device = UInt64(deviceMajor) << 32 | UInt64(deviceMinor)
+            if !readings.contains(where: { $0.device == device }) { readings.append((device, reading)) }
+        }
     }
 
     /// Marks the sample due now as running (with the lock held): from now on `checkTimeout`
@@ -292,13 +318,19 @@ public final class SamplingThread {
     /// Takes the sample `begin` started, feeds it to the publisher and wakes the owner when
     /// it is news: the body of a sampling thread's loop and of a group's, for one path.
     static func sample(_ sampled: SampledPath, interval: UInt64) {
+        var alone = PassReadings()
+        sample(sampled, interval: interval, sharing: &alone)
+    }
+
+    /// With the readings of the group's pass so far.
+    static func sample(_ sampled: SampledPath, interval: UInt64, sharing pass: inout PassReadings) {
         let path = sampled.path, shared = sampled.shared
         shared.withLock { $0.inFlight = true }
         // Most samples are no news (a quiet filesystem, or figures that moved less than the
         // threshold): one statvfs, with the publisher's figures, decides that without
         // building a sample, at a fraction of the cost.
         var now = MonotonicClock.nanoseconds()
-        let reading = quickReading(of: sampled.cPath, sampled.sampler.quick, read: sampled.sampler.read)
+        let reading = quickReading(of: sampled.cPath, sampled.sampler.quick, read: sampled.sampler.read, sharing: &pass)
         if let reading {
             let same = reading.statistics == sampled.sampler.quick.statistics
             sampled.sampler.quick.statistics = reading.statistics

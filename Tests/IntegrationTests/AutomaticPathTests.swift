@@ -150,6 +150,28 @@ import Testing
         ])
     }
 
+    /// `watch --all` without a daemon follows the mount table as the daemon does: a disk
+    /// mounted gets a block, an unmounted one's ends.
+    @Test(Prerequisite.root) func watchWithoutADaemonFollowsMounts() throws {
+        let scratch = try ScratchDirectory("auto-watch")
+        let config = scratch.subpath("config/usedspace/config")
+        try FileManager.default.createDirectory(atPath: scratch.subpath("config/usedspace"), withIntermediateDirectories: true)
+        try "[daemon]\npath = auto\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let environment = ["XDG_CONFIG_HOME": scratch.subpath("config"), "HOME": userHome, "USEDSPACE_SOCKET": scratch.subpath("none.sock"),
+                           "PATH": "/usr/bin:/bin"]
+        let watch = try WatchProcess(["--all", "--format", "json", "--interval", "200ms"], environment: environment)
+        try watch.waitForLine { WatchProcess.json($0)?["path"] as? String == "/" }
+        let disk = try scratch.mountExt4(at: "usb", megabytes: 32, reservedPercent: 0)
+        let seen = try watch.waitForLine { WatchProcess.json($0)?["path"] as? String == disk }
+        #expect(WatchProcess.json(seen)?["source"] as? String == "direct")
+        #expect(WatchProcess.json(seen)?["state"] as? String == "fresh")
+        let before = watch.lines.count
+        _ = try CommandRunner.shell("umount \(quoted(disk))")
+        let ended = try watch.waitForLine(after: before) { WatchProcess.json($0)?["path"] as? String == disk }
+        #expect(WatchProcess.json(ended)?["watch_ended"] as? Bool == true, "\(ended)")
+        #expect(WatchProcess.json(ended)?["state"] as? String == "failed")
+    }
+
     /// Thirty mounts at once (a container starting) are read as one change, or a few.
     @Test(Prerequisite.root) func aMountStormIsReadOnceNotPerMount() throws {
         let scratch = try ScratchDirectory("storm")
