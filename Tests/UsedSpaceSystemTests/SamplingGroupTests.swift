@@ -270,8 +270,7 @@ import Testing
         #expect(taken(relaxed) - afterChange.0 >= 4, "sampled every interval after the change")
     }
 
-    /// A member overdue while the group's thread is merely between calls (a slow pass,
-    /// nothing hangs) is shown stale as before, and nothing is rescued.
+    /// No rescue while the group's thread is in no call: a rescue is for a call that hangs.
     @Test func noRescueWhileNoCallHangs() throws {
         let group = try SamplingGroup()
         let directory = try ScratchDirectory()
