@@ -120,10 +120,28 @@ public final class SamplingThread {
         guard !started else { return }
         let sampled = SampledPath(path: path, shared: shared, wake: wake, alarm: alarm, timeoutNanoseconds: timeoutNanoseconds,
                                   sampler: initialSampler)
-        let group = self.group
         shared.withLock { $0.nextTick = MonotonicClock.nanoseconds() }
-        try WorkerThread.start { Self.run(sampled, group: group) }
+        if let group, Self.looksLocal(path) {
+            // Sampled by the group from the first sample on: a thread of its own for one
+            // sample would end right after, and a thread's end touches libc code (its
+            // clean-up of resolver and RPC state) that costs the daemon 200 KiB of resident
+            // memory for the rest of its life. Should the path lead elsewhere after all, it
+            // leaves the group after that sample (or the group's rescue hands it the thread).
+            group.join(sampled)
+        } else {
+            let group = self.group
+            try WorkerThread.start { Self.run(sampled, group: group) }
+        }
         started = true
+    }
+
+    /// Whether `path` lies on a known local filesystem (RealFilesystems.isKnownLocal) going
+    /// by the mount table's text: nothing on a mounted filesystem is looked at.
+    static func looksLocal(_ path: String) -> Bool {
+        guard let mounts = try? MountTable.read(),
+              let mount = MountLocator.mount(containing: LexicalPath.normalize(path, currentDirectory: "/"), in: mounts)
+        else { return false }
+        return RealFilesystems.isKnownLocal(mount.fileSystemType)
     }
 
     // MARK: - The owner's side

@@ -10,6 +10,9 @@ import Testing
                             "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter and python3"))
 struct AutomaticPathServiceTests {
     @Test func theSandboxedServiceFollowsAMountMadeAfterItStarted() throws {
+        // Its service watches every mount: not while another test's FUSE mount hangs.
+        HangingMountExclusion.acquire()
+        defer { HangingMountExclusion.release() }
         let fixture = try HardeningTests.Fixture()
         try fixture.manager.writeConfig("[daemon]\npath = ~\npath = auto\ninterval = 100ms\n")
         // Where a desktop mounts a USB disk (/media, /run/media). systemd makes every mount

@@ -94,7 +94,10 @@ import Testing
         let dropped = try bar.waitForLine(after: withBlock + 1) { $0.contains("full_text") }
         #expect(!dropped.contains(block), "i3bar's block of the unmounted filesystem is gone: \(dropped)")
         #expect(WatchProcess.json(last)?["state"] as? String == "failed")
-        #expect(daemon.stderrText.value.contains("stopped watching \(disk)"))
+        // Other suites' unmounts may be read in the same change: this disk among them.
+        #expect(daemon.stderrText.value.split(separator: "\n").contains { line in
+            line.range(of: "stopped watching ").map { line[$0.upperBound...].contains(disk) } ?? false
+        }, "\(daemon.stderrText.value)")
 
         // Mounted again: followed once more.
         try CommandRunner.shell("mount -o loop \(quoted(scratch.subpath("disk.img"))) \(quoted(disk))")
@@ -121,7 +124,10 @@ import Testing
         #expect(objects.contains { $0["path"] as? String == disk })
         let client = try CommandRunner.run(CommandRunner.usedspace, ["status", "--all"],
                                            environment: ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": userHome, "XDG_CONFIG_HOME": "/nonexistent"])
-        #expect(client.status == 0)
+        // Other suites' mounts are watched too, and one may be failing meanwhile (a FUSE
+        // filesystem that hangs on purpose): then the exit status is 1, for it alone.
+        let failures = client.stderrLines.filter { $0.hasPrefix("usedspace: ") }
+        #expect(client.status == 0 || (!failures.isEmpty && failures.allSatisfy { !$0.contains(disk) }), "\(client.stderr)")
         #expect(client.stdout.contains(disk), "\(client.stdout)")
     }
 
