@@ -123,10 +123,10 @@ public final class SamplingThread {
         shared.withLock { $0.nextTick = MonotonicClock.nanoseconds() }
         if let group, Self.looksLocal(path) {
             // Sampled by the group from the first sample on: a thread of its own for one
-            // sample would end right after, and a thread's end touches libc code (its
-            // clean-up of resolver and RPC state) that costs the daemon 200 KiB of resident
-            // memory for the rest of its life. Should the path lead elsewhere after all, it
-            // leaves the group after that sample (or the group's rescue hands it the thread).
+            // sample would end right after, and a thread's end faults in libc's clean-up
+            // code (resolver and RPC state) that stays resident for the daemon's life, a
+            // few hundred KiB (docs/PERFORMANCE.md). Should the path lead elsewhere after
+            // all, it leaves the group after that sample (or the rescue hands it the thread).
             group.join(sampled)
         } else {
             let group = self.group
