@@ -10,9 +10,11 @@ struct ConfigurationWarning {
     /// The client read the default file, which the daemon reads too (no `--config`).
     var readTheDaemonsFile: Bool
 
+    private static let fix = "fix it, check it with 'usedspace config check', then: systemctl --user reload usedspace"
+
     /// The lines for standard error, given the daemon's refusal, if any.
     func lines(daemonRefusal: String?) -> [String] {
-        let fix = "fix it, check it with 'usedspace config check', then: systemctl --user reload usedspace"
+        let fix = Self.fix
         var lines: [String] = []
         if let ownProblem {
             if daemonRefusal != nil && readTheDaemonsFile {
@@ -24,6 +26,14 @@ struct ConfigurationWarning {
             lines.append("usedspace: warning: usedspaced refused its configuration: \(ControlCharacters.replaced(in: daemonRefusal)) (\(fix))")
         }
         return lines
+    }
+
+    /// `watch`'s line when the daemon's refusal comes after its own line (said at start).
+    func laterRefusalLine(_ daemonRefusal: String) -> String {
+        if ownProblem != nil && readTheDaemonsFile {
+            return "usedspace: warning: usedspaced refused it too and runs with the default settings (\(Self.fix))"
+        }
+        return "usedspace: warning: usedspaced refused its configuration: \(ControlCharacters.replaced(in: daemonRefusal))"
     }
 
     func report(daemonRefusal: String?) {

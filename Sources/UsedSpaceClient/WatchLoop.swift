@@ -281,12 +281,7 @@ final class WatchLoop {
         guard problem != reportedProblem else { return }
         reportedProblem = problem
         guard let problem else { return }
-        if configurationWarning.ownProblem != nil && configurationWarning.readTheDaemonsFile {
-            StandardStreams.error("usedspace: warning: usedspaced refused it too and runs with the default settings"
-                + " (fix it, check it with 'usedspace config check', then: systemctl --user reload usedspace)")
-        } else {
-            StandardStreams.error("usedspace: warning: usedspaced refused its configuration: \(ControlCharacters.replaced(in: problem))")
-        }
+        StandardStreams.error(configurationWarning.laterRefusalLine(problem))
     }
 
     // MARK: - Sampling here

@@ -16,15 +16,17 @@ public enum FileSystemStatistics {
     }
 
     public static func reading(of path: String) throws(SystemError) -> Reading {
-        var info = statvfs()
-        _ = try SystemCall.retrying("statvfs") { statvfs(path, &info) }
-        return Reading(statistics: statistics(info), identifier: UInt64(info.f_fsid))
+        try reading { info in statvfs(path, &info) }
     }
 
     /// With the path as a C string made once (see FileStatus.of).
     public static func reading(of path: ContiguousArray<CChar>) throws(SystemError) -> Reading {
+        try reading { info in path.withUnsafeBufferPointer { statvfs($0.baseAddress!, &info) } }
+    }
+
+    private static func reading(_ call: (inout statvfs) -> Int32) throws(SystemError) -> Reading {
         var info = statvfs()
-        _ = try SystemCall.retrying("statvfs") { path.withUnsafeBufferPointer { statvfs($0.baseAddress!, &info) } }
+        _ = try SystemCall.retrying("statvfs") { call(&info) }
         return Reading(statistics: statistics(info), identifier: UInt64(info.f_fsid))
     }
 

@@ -15,8 +15,12 @@ public enum MountTable {
     /// filesystem is looked at (a symlink from a local path into such a mount is not seen
     /// through).
     public static func mayHang(_ path: String, in mounts: [MountEntry]) -> Bool {
-        let lexical = LexicalPath.normalize(path, currentDirectory: currentDirectory)
-        return MountLocator.mount(containing: lexical, in: mounts).map { RemoteFileSystems.mayHang($0.fileSystemType) } ?? false
+        lexicalMount(of: path, in: mounts).map { RemoteFileSystems.mayHang($0.fileSystemType) } ?? false
+    }
+
+    /// The mount `path` lies under, going by the path's text alone.
+    public static func lexicalMount(of path: String, in mounts: [MountEntry]) -> MountEntry? {
+        MountLocator.mount(containing: LexicalPath.normalize(path, currentDirectory: currentDirectory), in: mounts)
     }
 
     /// As above, reading the mount table; false when it cannot be read.

@@ -69,7 +69,7 @@ public final class SamplingGroup: @unchecked Sendable {
         alarm = try SamplingAlarm()
     }
 
-    /// Adds a member (its first sample taken), starting the thread if it is not running.
+    /// Adds a member, starting the thread if it is not running.
     /// If the thread cannot be started, the member gets one of its own.
     func join(_ member: Member) {
         let generation = shared.update { state -> UInt64? in

@@ -138,9 +138,7 @@ public final class SamplingThread {
     /// Whether `path` lies on a known local filesystem (RealFilesystems.isKnownLocal) going
     /// by the mount table's text: nothing on a mounted filesystem is looked at.
     static func looksLocal(_ path: String) -> Bool {
-        guard let mounts = try? MountTable.read(),
-              let mount = MountLocator.mount(containing: LexicalPath.normalize(path, currentDirectory: "/"), in: mounts)
-        else { return false }
+        guard let mounts = try? MountTable.read(), let mount = MountTable.lexicalMount(of: path, in: mounts) else { return false }
         return RealFilesystems.isKnownLocal(mount.fileSystemType)
     }
 
@@ -312,8 +310,11 @@ public final class SamplingThread {
     /// uses another's reading; a mount point watched by its own name is read itself.
     struct PassReadings {
         private var readings: [(device: UInt64, reading: FileSystemStatistics.Reading)] = []
+        /// A path sampled on its own thread has no other path to share with: nothing is
+        /// kept (no allocation per sample).
+        private let sharing: Bool
 
-        init() {}
+        init(sharing: Bool = true) { self.sharing = sharing }
 
         func reading(deviceMajor: UInt32, deviceMinor: UInt32) -> FileSystemStatistics.Reading? {
             let device = UInt64(deviceMajor) << 32 | UInt64(deviceMinor)
@@ -321,6 +322,7 @@ public final class SamplingThread {
         }
 
         mutating func keep(_ reading: FileSystemStatistics.Reading, deviceMajor: UInt32, deviceMinor: UInt32) {
+            guard sharing else { return }
             let device = UInt64(deviceMajor) << 32 | UInt64(deviceMinor)
             if !readings.contains(where: { $0.device == device }) { readings.append((device, reading)) }
         }
@@ -336,7 +338,7 @@ public final class SamplingThread {
     /// Takes the sample `begin` started, feeds it to the publisher and wakes the owner when
     /// it is news: the body of a sampling thread's loop and of a group's, for one path.
     static func sample(_ sampled: SampledPath, interval: UInt64) {
-        var alone = PassReadings()
+        var alone = PassReadings(sharing: false)
         sample(sampled, interval: interval, sharing: &alone)
     }
 

@@ -94,9 +94,12 @@ import Testing
         let dropped = try bar.waitForLine(after: withBlock + 1) { $0.contains("full_text") }
         #expect(!dropped.contains(block), "i3bar's block of the unmounted filesystem is gone: \(dropped)")
         #expect(WatchProcess.json(last)?["state"] as? String == "failed")
-        // Other suites' unmounts may be read in the same change: this disk among them.
-        #expect(daemon.stderrText.value.split(separator: "\n").contains { line in
-            line.range(of: "stopped watching ").map { line[$0.upperBound...].contains(disk) } ?? false
+        // Other suites' unmounts may be read in the same change: this disk among them. The
+        // line is logged after the subscribers were told.
+        #expect(waitUntil(seconds: 5) {
+            daemon.stderrText.value.split(separator: "\n").contains { line in
+                line.range(of: "stopped watching ").map { line[$0.upperBound...].contains(disk) } ?? false
+            }
         }, "\(daemon.stderrText.value)")
 
         // Mounted again: followed once more.

@@ -27,6 +27,15 @@ import Testing
                            group: group, sampler: sampler)
     }
 
+    /// A member of `group` for `directory`, started, once its first sample is in.
+    static func sampledMember(of group: SamplingGroup, _ directory: ScratchDirectory, intervalMicroseconds: UInt64 = 100_000,
+                              timeoutMicroseconds: UInt64 = 60_000_000) throws -> SamplingThread {
+        let member = try sampler(directory.path, group: group, intervalMicroseconds: intervalMicroseconds, timeoutMicroseconds: timeoutMicroseconds)
+        try member.start()
+        #expect(eventually { member.hasSampled }, "the first sample of \(directory.path)")
+        return member
+    }
+
     /// Waits until `condition` holds, for at most `seconds`; returns whether it held.
     static func eventually(seconds: UInt64 = 10, _ condition: () -> Bool) -> Bool {
         let deadline = MonotonicClock.nanoseconds() + seconds * 1_000_000_000
@@ -73,11 +82,10 @@ import Testing
         let group = try SamplingGroup()
         let directory = try ScratchDirectory()
         #expect(SamplingThread.looksLocal(directory.path))
-        let sampler = try Self.sampler(directory.path, group: group, intervalMicroseconds: 3_600_000_000)
-        try sampler.start()
-        #expect(Self.eventually { sampler.hasSampled })
+        let member = try Self.sampledMember(of: group, directory, intervalMicroseconds: 3_600_000_000)
         #expect(Self.counts(group).samples == 1, "the first sample was the group's")
         #expect(group.memberCount == 1)
+        withExtendedLifetime(member) {}
     }
 
     @Test func aPathOutsideLocalFilesystemsKeepsAThreadOfItsOwn() throws {
@@ -120,9 +128,8 @@ import Testing
     @Test func aShorterIntervalWakesTheGroupAtOnce() throws {
         let group = try SamplingGroup()
         let directory = try ScratchDirectory()
-        let sampler = try Self.sampler(directory.path, group: group, intervalMicroseconds: 3_600_000_000)
-        try sampler.start()
-        #expect(Self.eventually { group.memberCount == 1 && sampler.hasSampled })
+        let sampler = try Self.sampledMember(of: group, directory, intervalMicroseconds: 3_600_000_000)
+        #expect(group.memberCount == 1)
         let samples = Self.counts(group).samples
         usleep(200_000)
         #expect(Self.counts(group).samples == samples, "the next sample is an hour away")
@@ -289,10 +296,10 @@ import Testing
     @Test func noRescueWhileNoCallHangs() throws {
         let group = try SamplingGroup()
         let directory = try ScratchDirectory()
-        let member = try Self.sampler(directory.path, group: group, timeoutMicroseconds: 300_000)
-        try member.start()
-        #expect(Self.eventually { group.memberCount == 1 && member.hasSampled })
+        let member = try Self.sampledMember(of: group, directory, timeoutMicroseconds: 300_000)
+        #expect(group.memberCount == 1)
         #expect(!group.rescue(now: MonotonicClock.nanoseconds(), timeout: 300_000_000), "nothing is in a call")
         #expect(group.rescueCount == 0)
+        withExtendedLifetime(member) {}
     }
 }

@@ -37,7 +37,7 @@ final class WatchedPath: ServedWatch {
                                      timeoutMicroseconds: settings.sampleTimeoutMicroseconds, group: group)
         snapshot = publisher.current
         wakeSource = try IOEventSource(loop: loop, descriptor: sampler.wake.descriptor, events: IOEvents.readable) { [unowned self] _ in
-            self.collect(published)
+            self.collect()
         }
         alarmSource = try IOEventSource(loop: loop, descriptor: sampler.alarm.descriptor, events: IOEvents.readable) { [unowned self] _ in
             self.sampler.alarm.acknowledge()
@@ -61,14 +61,14 @@ final class WatchedPath: ServedWatch {
     /// Publishes the path stale when its sample overran the timeout (its own alarm, or the
     /// sampling group's, went off).
     func checkTimeout() {
-        if sampler.checkTimeout() { collect(published) }
+        if sampler.checkTimeout() { collect() }
     }
 
     /// Whether the thread has reported a sample (or a timeout): the snapshot is not merely
     /// the one restored from disk.
     private(set) var hasSampled = false
 
-    private func collect(_ published: (WatchedPath, Snapshot?) -> Void) {
+    private func collect() {
         let snapshots = sampler.takePublished()
         let first = !hasSampled && sampler.hasSampled
         hasSampled = hasSampled || first
