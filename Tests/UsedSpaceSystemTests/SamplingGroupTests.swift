@@ -150,6 +150,20 @@ import Testing
         var held: Int { shared.withLock { $0.held } }
     }
 
+    /// A sampler whose calls (a full sample and the quick statvfs alike) wait at `gate`.
+    static func sampler(heldBy gate: Gate) -> SamplingThread.Sampler {
+        var sampler = SamplingThread.Sampler()
+        sampler.measure = { path, resolution, age in
+            gate.pass()
+            return PathSampler.sample(path, reusing: &resolution, sharedFor: age)
+        }
+        sampler.read = { path throws(SystemError) in
+            gate.pass()
+            return try FileSystemStatistics.reading(of: path)
+        }
+        return sampler
+    }
+
     /// A member whose call hangs (another filesystem mounted over its path, a failing disk)
     /// keeps the group's thread; the members behind it get a new thread once one of them is
     /// overdue by the timeout, and are never shown stale.
@@ -157,15 +171,7 @@ import Testing
         let group = try SamplingGroup()
         let gate = Gate()
         defer { gate.open() }
-        var slowSampler = SamplingThread.Sampler()
-        slowSampler.measure = { path, resolution, age in
-            gate.pass()
-            return PathSampler.sample(path, reusing: &resolution, sharedFor: age)
-        }
-        slowSampler.read = { path throws(SystemError) in
-            gate.pass()
-            return try FileSystemStatistics.reading(of: path)
-        }
+        let slowSampler = Self.sampler(heldBy: gate)
         let slowDirectory = try ScratchDirectory(), fastDirectory = try ScratchDirectory()
         let slow = try Self.sampler(slowDirectory.path, group: group, timeoutMicroseconds: 300_000, sampler: slowSampler)
         try slow.start()
@@ -241,11 +247,7 @@ import Testing
     @Test func aSampleThatHangsOnItsOwnThreadSetsOffItsAlarm() throws {
         let gate = Gate()
         defer { gate.open() }
-        var slowSampler = SamplingThread.Sampler()
-        slowSampler.measure = { path, resolution, age in
-            gate.pass()
-            return PathSampler.sample(path, reusing: &resolution, sharedFor: age)
-        }
+        let slowSampler = Self.sampler(heldBy: gate)
         let directory = try ScratchDirectory()
         gate.close()
         let alone = try Self.sampler(directory.path, group: nil, timeoutMicroseconds: 200_000, sampler: slowSampler)
