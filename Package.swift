@@ -117,9 +117,10 @@ let package = Package(
         .testTarget(name: "UsedSpaceDaemonTests", dependencies: ["UsedSpaceDaemon", "UsedSpaceSystem", "UsedSpaceCore",
                                                                  .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "UsedSpaceClientTests", dependencies: ["UsedSpaceClient", "UsedSpaceSystem", "UsedSpaceCore"]),
+        .target(name: "CTestSupport", path: "Tests/CTestSupport"),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["UsedSpaceCore", "UsedSpaceSystem"]
+            dependencies: ["UsedSpaceCore", "UsedSpaceSystem", "CTestSupport"]
         ),
     ]
 )

@@ -240,7 +240,7 @@ import Testing
         }
         try #require(install.status == 0, "dpkg -i: \(install.stdout)\(install.stderr)")
 
-        let manager = try SystemdUserManager(asUser: Self.user)
+        let manager = try SystemdUserManager(asUser: [Self.user])
         let home = manager.user!.home
         #expect(try manager.property("usedspace.socket", "FragmentPath") == "/usr/lib/systemd/user/usedspace.socket")
         let enable = try manager.systemctl("enable", "--now", "usedspace.socket")

@@ -63,7 +63,7 @@ struct HardeningTests {
                 throw error
             }
             do {
-                manager = try SystemdUserManager(asUser: HardeningTests.user)
+                manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
             } catch {
                 Self.unmount(mntMount)
                 throw error

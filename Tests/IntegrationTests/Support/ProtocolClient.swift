@@ -1,3 +1,4 @@
+import CTestSupport
 import Foundation
 
 /// A minimal client of usedspaced's line protocol, written for the tests independently of
@@ -11,25 +12,16 @@ final class ProtocolClient {
         var lines: [String]
     }
 
-    init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw HarnessFailure("socket: \(errno)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw HarnessFailure("socket path too long") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
+    /// Connected to the socket at `path`; `as` a user (the daemon of a user manager serves
+    /// only its own user), or as this process.
+    init(path: String, as user: (uid: uid_t, gid: gid_t)? = nil) throws {
+        let user = user ?? (getuid(), getgid())
+        let result = test_connect_unix_as(path, user.uid, user.gid)
+        guard result >= 0 else {
+            descriptor = -1
+            throw HarnessFailure("connect \(path): \(String(cString: strerror(-result)))")
         }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        // No close(descriptor) here: a class initializer that throws once every property is
-        // set still runs deinit, which closes it. Closing it here too closed it twice, and
-        // the second close hit whatever descriptor another test's thread had been given the
-        // number meanwhile (a pipe of a process being spawned: EBADF, seen in CI).
-        guard result == 0 else { throw HarnessFailure("connect \(path): \(String(cString: strerror(errno)))") }
+        descriptor = result
     }
 
     deinit { if descriptor >= 0 { close(descriptor) } }

@@ -83,15 +83,27 @@ final class SystemdUserManager {
         }
     }
 
-    /// A manager run by the unprivileged user `name` (created when missing), like a real
-    /// login: its own delegated cgroup, $XDG_RUNTIME_DIR at /run/user/UID, a fresh home
-    /// directory under the user's home and no other XDG variables (so the daemon uses
-    /// ~/.config and ~/.local/state). Managers of the same user (also in other test
-    /// processes) take turns: they share /run/user/UID and the cgroup. (The manager puts
-    /// the inaccessible nodes it mounts over hidden paths in /run/user/UID/systemd, whatever
-    /// XDG_RUNTIME_DIR says: so it must be that directory.)
-    init(asUser name: String) throws {
-        userLock = try Self.lock("/run/usedspace-test-user-\(name).lock", seconds: 120)
+    /// The unprivileged users the tests' managers run as. Managers of one user take turns
+    /// (they share /run/user/UID and the cgroup), so a few users let suites run side by side.
+    static let pool = ["usedspace-test", "usedspace-test2", "usedspace-test3"]
+
+    /// A manager run by an unprivileged user (created when missing), like a real login: its
+    /// own delegated cgroup, $XDG_RUNTIME_DIR at /run/user/UID, a fresh home directory under
+    /// the user's home, no other XDG variables (so the daemon uses ~/.config and
+    /// ~/.local/state), and the session bus at $XDG_RUNTIME_DIR/bus (dbus.socket, as
+    /// dbus-user-session provides). The first of `names` that no other manager (also of
+    /// other test processes) uses is taken. (The manager puts the inaccessible nodes it
+    /// mounts over hidden paths in /run/user/UID/systemd, whatever XDG_RUNTIME_DIR says: so
+    /// it must be that directory.)
+    ///
+    /// It runs in a mount namespace of its own, a slave of the host's, as a session of a
+    /// systemd host: a mount made later anywhere reaches it and its services. Other
+    /// people's FUSE and network mounts that were there before the tests started are
+    /// detached from it (lazily, touching nothing of them): the tests check usedspace, not
+    /// whatever else this machine has mounted (some of it may hang).
+    init(asUser names: [String] = SystemdUserManager.pool) throws {
+        let (lock, name) = try Self.lockAny(names.map { ($0, "/run/usedspace-test-user-\($0).lock") }, seconds: 300)
+        userLock = lock
         var made: TestUser?
         do {
             let user = try Self.makeUser(name)
@@ -110,6 +122,7 @@ final class SystemdUserManager {
             environment = [
                 "HOME": user.home, "USER": name, "LOGNAME": name, "SHELL": "/bin/sh", "LANG": "C.UTF-8",
                 "PATH": "/usr/local/bin:/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime,
+                "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime)/bus",
             ]
         } catch {
             if let made { try? FileManager.default.removeItem(atPath: made.home) }
@@ -124,8 +137,11 @@ final class SystemdUserManager {
         }
         ManagerExitGate.enterUnprivileged()
         // Into its cgroup first (as root: made, given to the user and joined at once, again if
-        // an exiting manager trimmed it away meanwhile), then the user; the journal gets the
-        // manager's own messages, such as why a unit's sandbox could not be set up.
+        // an exiting manager trimmed it away meanwhile), then its mount namespace, then the
+        // user; the journal gets the manager's own messages, such as why a unit's sandbox
+        // could not be set up.
+        let detach = ForeignMounts.current().map { "umount -l -c -i \(quoted($0)) 2>/dev/null" }.joined(separator: "; ")
+        let manager = "/usr/bin/setpriv --reuid=\(user!.uid) --regid=\(user!.gid) --init-groups /usr/lib/systemd/systemd --user --log-target=journal"
         let script = """
             for cgroup in "$@"; do
                 for attempt in 1 2 3 4 5 6 7 8 9 10; do
@@ -133,10 +149,10 @@ final class SystemdUserManager {
                     sleep 0.05
                 done
             done
-            exec /usr/bin/setpriv --reuid=\(user!.uid) --regid=\(user!.gid) --init-groups /usr/lib/systemd/systemd --user --log-target=journal
+            exec /usr/bin/unshare --mount --propagation slave -- /bin/sh -c \(quoted((detach.isEmpty ? "" : detach + "; ") + "exec " + manager))
             """
         do {
-            manager = try SpawnedProcess("/bin/sh", ["-c", script, "sh"] + cgroups, environment: environment, logFile: directory + "/manager.log")
+            self.manager = try SpawnedProcess("/bin/sh", ["-c", script, "sh"] + cgroups, environment: environment, logFile: directory + "/manager.log")
         } catch {
             Self.cleanUp(user: user, cgroups: cgroups, directory: directory, lock: userLock)
             ManagerExitGate.leaveUnprivileged()
@@ -144,7 +160,7 @@ final class SystemdUserManager {
         }
         let ready = waitUntil(seconds: 15) { FileManager.default.fileExists(atPath: self.runtimeDirectory + "/systemd/private") }
         guard ready else {
-            manager.stop()
+            self.manager.stop()
             let log = (try? String(contentsOfFile: directory + "/manager.log", encoding: .utf8)) ?? ""
             throw HarnessFailure("systemd --user (as \(name)) did not start: \(log)")   // deinit cleans up
         }
@@ -190,9 +206,15 @@ final class SystemdUserManager {
 
     /// Runs a command as the manager's user (root for the default manager) in its environment.
     func runAsUser(_ executable: String, _ arguments: [String], timeout: TimeInterval = 30) throws -> CommandResult {
-        guard let user else { return try CommandRunner.run(executable, arguments, environment: environment, timeout: timeout) }
-        return try CommandRunner.run("/usr/bin/setpriv", ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--init-groups", "--", executable] + arguments,
-                                     environment: environment, timeout: timeout)
+        try CommandRunner.run(userCommand.executable, userCommand.arguments + [executable] + arguments, environment: environment, timeout: timeout)
+    }
+
+    /// The command that runs what follows it as the manager's user (root for the default
+    /// manager), in the manager's mount namespace: what a program of the user's session sees.
+    var userCommand: (executable: String, arguments: [String]) {
+        guard let user else { return ("/usr/bin/env", ["--"]) }
+        return ("/usr/bin/nsenter", ["-t", String(manager.pid), "-m", "--", "/usr/bin/setpriv", "--reuid=\(user.uid)", "--regid=\(user.gid)",
+                                     "--init-groups", "--"])
     }
 
     /// The manager's process.
@@ -240,14 +262,25 @@ final class SystemdUserManager {
             .map { $0 + "/" + path }
     }
 
-    private static func lock(_ path: String, seconds: Double) throws -> Int32 {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw HarnessFailure("open \(path): \(String(cString: strerror(errno)))") }
-        guard waitUntil(seconds: seconds, { flock(descriptor, LOCK_EX | LOCK_NB) == 0 }) else {
-            close(descriptor)
-            throw HarnessFailure("another test holds \(path)")
+    /// Locks the first of `candidates` that is free, waiting up to `seconds` for one.
+    private static func lockAny(_ candidates: [(name: String, path: String)], seconds: Double) throws -> (Int32, String) {
+        var descriptors: [Int32] = []
+        for candidate in candidates {
+            let descriptor = open(candidate.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                descriptors.forEach { close($0) }
+                throw HarnessFailure("open \(candidate.path): \(String(cString: strerror(errno)))")
+            }
+            descriptors.append(descriptor)
         }
-        return descriptor
+        var taken: Int?
+        waitUntil(seconds: seconds) {
+            taken = descriptors.firstIndex { flock($0, LOCK_EX | LOCK_NB) == 0 }
+            return taken != nil
+        }
+        for (index, descriptor) in descriptors.enumerated() where index != taken { close(descriptor) }
+        guard let taken else { throw HarnessFailure("other tests hold every test user: \(candidates.map(\.name))") }
+        return (descriptors[taken], candidates[taken].name)
     }
 
     private static func unlock(_ descriptor: Int32?) {
@@ -369,7 +402,7 @@ enum SharedSystemdPieces {
     }
 
     /// What a unit's sandboxing (mount namespaces) needs from the host, and a machine booted
-    /// with systemd has: /run a mount point (else MountAPIVFS=, which ProtectKernelTunables=
+    /// with systemd has: `/` shared; /run a mount point (else MountAPIVFS=, which ProtectKernelTunables=
     /// and ProtectControlGroups= imply, mounts an empty tmpfs over the service's /run and it
     /// loses the journal's sockets); PID 1's inaccessible nodes in /run/systemd/inaccessible
     /// (what root's manager mounts over hidden paths); /run/systemd/unit-root (where a
@@ -382,6 +415,14 @@ enum SharedSystemdPieces {
             $0.split(separator: " ").dropFirst(4).first == "/run"
         }
         if !runIsMounted { try CommandRunner.shell("mount --bind /run /run") }
+        // A systemd host's root is shared (PID 1 makes it so): a mount made after a service
+        // started reaches the service's namespace. Without it, every test's later mount
+        // would be invisible to a sandboxed daemon, which no user ever sees.
+        let rootIsShared = String(decoding: mounts, as: UTF8.self).split(separator: "\n").contains {
+            let fields = $0.split(separator: " ")
+            return fields.count > 6 && fields[4] == "/" && fields[6...].prefix { $0 != "-" }.contains { $0.hasPrefix("shared:") }
+        }
+        if !rootIsShared { try CommandRunner.shell("mount --make-rshared /") }
         let inaccessible = "/run/systemd/inaccessible"
         try FileManager.default.createDirectory(atPath: inaccessible, withIntermediateDirectories: true)
         let makers: [(String, (String) -> Int32)] = [

@@ -1,0 +1,144 @@
+import Foundation
+
+/// usedspaced as users run it: the shipped units installed in a real user manager of an
+/// unprivileged user (SystemdUserManager), the socket enabled, and the service started by
+/// the first client that connects (socket activation), under the unit's whole sandbox.
+/// What the daemon serves is checked here, not on a daemon started by hand.
+///
+/// `arguments` are the daemon's options, given as a user would in a drop-in
+/// (`systemctl --user edit usedspace.service`: ExecStart= emptied and set again): the unit's
+/// sandboxing stays as shipped. Paths a test watches must be reachable by the user (the
+/// scratch directories are mode 0755).
+final class UserServiceDaemon {
+    let manager: SystemdUserManager
+    let user: SystemdUserManager.TestUser
+    let log: JournalLog
+
+    static var available: Bool { SystemdUserManager.unprivilegedAvailable }
+
+    /// `config`: the text of ~/.config/usedspace/config. `dropIn`: more [Service] lines
+    /// (ReadWritePaths= for a textfile directory, as usedspaced(8) tells users).
+    init(arguments: [String] = [], config: String? = nil, dropIn: String? = nil) throws {
+        manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
+        user = manager.user!
+        log = try JournalLog(uid: user.uid)
+        if let config { try manager.writeConfig(config) }
+        var lines: [String] = []
+        if !arguments.isEmpty {
+            lines += ["ExecStart=", "ExecStart=" + ([CommandRunner.usedspaced] + arguments).map(Self.unitQuoted).joined(separator: " ")]
+        }
+        if let dropIn { lines.append(dropIn) }
+        try manager.installUnits(serviceDropIn: lines.isEmpty ? nil : lines.joined(separator: "\n"))
+        let socket = try manager.systemctl("start", "usedspace.socket")
+        guard socket.status == 0 else { throw HarnessFailure("usedspace.socket: \(socket.stderr)") }
+    }
+
+    /// A word of a unit file's command line: quoted, with systemd's specifiers escaped.
+    static func unitQuoted(_ word: String) -> String {
+        "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$") + "\""
+    }
+
+    var home: String { user.home }
+    var socketPath: String { manager.socketPath }
+    var stateDirectory: String { manager.stateDirectory + "/usedspace" }
+    var configFile: String { manager.configDirectory + "/usedspace/config" }
+
+    /// A connection as the user (the daemon serves no one else).
+    func client() throws -> ProtocolClient {
+        try ProtocolClient(path: socketPath, as: (user.uid, user.gid))
+    }
+
+    /// Connects (which starts the service) until it answers `ping`.
+    func waitUntilAnswering(seconds: Double = 20) throws {
+        var last = ""
+        let answered = waitUntil(seconds: seconds) {
+            do {
+                return try self.client().request("ping", timeout: 2).lines == ["pong"]
+            } catch {
+                last = "\(error)"
+                return false
+            }
+        }
+        guard answered else { throw HarnessFailure("usedspace.service did not answer: \(last); \(log.text)") }
+    }
+
+    /// The client as the user, in the user's session (environment, mount namespace).
+    func usedspace(_ arguments: [String], environment extra: [String: String] = [:], stdin: Data? = nil,
+                   timeout: TimeInterval = 30) throws -> CommandResult {
+        let command = manager.userCommand
+        var environment = manager.environment
+        for (key, value) in extra { environment[key] = value }
+        return try CommandRunner.run(command.executable, command.arguments + [CommandRunner.usedspace] + arguments,
+                                     environment: environment, stdin: stdin, timeout: timeout)
+    }
+
+    /// The service's main process, while it runs.
+    var pid: pid_t? { try? manager.mainPID() }
+
+    var isRunning: Bool { (try? manager.property("usedspace.service", "ActiveState")) == "active" }
+
+    /// `systemctl --user stop`; the daemon's exit status (nil when it did not stop cleanly).
+    @discardableResult
+    func stop() -> Int32? {
+        guard (try? manager.systemctl("stop", "usedspace.service"))?.status == 0 else { return nil }
+        guard (try? manager.property("usedspace.service", "Result")) == "success" else { return nil }
+        return Int32((try? manager.property("usedspace.service", "ExecMainStatus")) ?? "")
+    }
+
+    /// `systemctl --user kill --signal=…` to the main process.
+    func signal(_ number: Int32) {
+        _ = try? manager.systemctl("kill", "--kill-who=main", "--signal=\(number)", "usedspace.service")
+    }
+
+    /// Resident memory in KiB, from /proc.
+    var residentKilobytes: Int? {
+        guard let pid, let status = readProcFile("/proc/\(pid)/status") else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        return line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+    }
+}
+
+/// The daemon's journal entries since a point, as the lines its stderr would have had
+/// ("usedspaced: warning: message (key=value …)"): the journal has each metadata field as
+/// USEDSPACE_KEY. Read incrementally (journalctl --after-cursor).
+final class JournalLog {
+    private let uid: uid_t
+    private let state: Locked<(cursor: String?, text: String)>
+
+    init(uid: uid_t) throws {
+        self.uid = uid
+        let head = try CommandRunner.run("/usr/bin/journalctl", ["--no-pager", "-n", "0", "--show-cursor"])
+        let cursor = head.stdout.split(separator: "\n").last { $0.hasPrefix("-- cursor: ") }.map { String($0.dropFirst(11)) }
+        state = Locked((cursor, ""))
+    }
+
+    /// Everything so far.
+    var text: String {
+        state.update { state in
+            var arguments = ["--no-pager", "-o", "json", "_UID=\(uid)", "SYSLOG_IDENTIFIER=usedspaced"]
+            if let cursor = state.cursor { arguments.append("--after-cursor=" + cursor) }
+            guard let result = try? CommandRunner.run("/usr/bin/journalctl", arguments), result.status == 0 else { return state.text }
+            for line in result.stdout.split(separator: "\n") {
+                guard let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+                if let cursor = entry["__CURSOR"] as? String { state.cursor = cursor }
+                state.text += Self.line(entry) + "\n"
+            }
+            return state.text
+        }
+    }
+
+    /// The value-holding shape `Locked` gives the stderr of a DaemonProcess.
+    var value: String { text }
+
+    static func line(_ entry: [String: Any]) -> String {
+        let levels = ["2": "critical", "3": "error", "4": "warning", "5": "notice", "6": "info", "7": "debug"]
+        let level = levels[entry["PRIORITY"] as? String ?? ""] ?? "info"
+        let message = entry["MESSAGE"] as? String ?? ""
+        let fields = entry.compactMap { key, value -> String? in
+            guard key.hasPrefix("USEDSPACE_"), let value = value as? String else { return nil }
+            return key.dropFirst(10).lowercased() + "=" + value
+        }.sorted()
+        return "usedspaced: \(level): \(message)" + (fields.isEmpty ? "" : " (" + fields.joined(separator: " ") + ")")
+    }
+}
