@@ -26,11 +26,11 @@ public enum MountSurvey {
         var outcomes = [Outcome](repeating: .notAnswering, count: entries.count)
         var children: [(index: Int, pid: pid_t, reading: Int32)] = []
         for (index, entry) in entries.enumerated() {
-            guard !RealFilesystems.isKnownLocal(entry.fileSystemType), let child = spawn(entry.mountPoint) else { continue }
+            guard !RealFilesystems.isKnownLocal(entry.fileSystemType), let child = spawn(entry) else { continue }
             children.append((index, child.pid, child.reading))
         }
         for (index, entry) in entries.enumerated() where !children.contains(where: { $0.index == index }) {
-            outcomes[index] = measureHere(entry.mountPoint)
+            outcomes[index] = measureHere(entry)
         }
         let deadline = MonotonicClock.nanoseconds() + UInt64(max(timeoutMilliseconds, 0)) * 1_000_000
         for child in children {
@@ -44,21 +44,21 @@ public enum MountSurvey {
         return outcomes
     }
 
-    static func measureHere(_ mountPoint: String) -> Outcome {
+    static func measureHere(_ entry: MountEntry) -> Outcome {
         do {
-            return .measured(try FileSystemStatistics.of(mountPoint))
+            return .measured(try FileSystemStatistics.of(entry.mountPoint, readOnly: entry.readOnly))
         } catch {
             return .failed(error.message)
         }
     }
 
     /// A child that writes what `measureHere` found to a pipe: its pid and the reading end.
-    private static func spawn(_ mountPoint: String) -> (pid: pid_t, reading: Int32)? {
+    private static func spawn(_ entry: MountEntry) -> (pid: pid_t, reading: Int32)? {
         guard let pipe = try? FileDescriptor.pipe() else { return nil }
         let child = fork()
         if child == 0 {
             let output = clinux_isolate_descriptors(pipe.writing.rawValue)
-            let encoded = Array(encode(measureHere(mountPoint)).utf8)
+            let encoded = Array(encode(measureHere(entry)).utf8)
             _ = encoded.withUnsafeBytes { bytes in try? FileDescriptor.writeAll(bytes, to: output) }
             _exit(0)
         }

@@ -43,7 +43,7 @@ public enum PathSampler {
     public static func sample(_ path: String, reusing cached: inout Resolution?, sharedFor maximumAge: UInt64 = 0) -> Sample {
         func measured(_ resolution: Resolution) -> Sample {
             measure(resolution, at: WallClock.now()) { path throws(SystemError) in
-                try SharedStatistics.shared.statistics(of: path, device: resolution.device, maximumAge: maximumAge)
+                try SharedStatistics.shared.statistics(of: path, device: resolution.device, readOnly: resolution.mount.readOnly, maximumAge: maximumAge)
             }
         }
         if let resolution = cached {
@@ -103,13 +103,17 @@ public enum PathSampler {
     /// The statvfs half of sampling, for a path whose mount is known.
     public static func measure(
         _ resolution: Resolution, at time: Timestamp,
-        statistics: (String) throws(SystemError) -> FilesystemStats = { path throws(SystemError) in try FileSystemStatistics.of(path) }
+        statistics: ((String) throws(SystemError) -> FilesystemStats)? = nil
     ) -> Sample {
         let canonicalPath = resolution.canonicalPath
         let mount = resolution.mount
         let stats: FilesystemStats
         do {
-            stats = try statistics(canonicalPath)
+            if let statistics {
+                stats = try statistics(canonicalPath)
+            } else {
+                stats = try FileSystemStatistics.of(canonicalPath, readOnly: mount.readOnly)
+            }
         } catch {
             return .failed(
                 pathError(error, path: canonicalPath), path: canonicalPath,

@@ -242,9 +242,10 @@ public final class SamplingThread {
         var measure: @Sendable (String, inout PathSampler.Resolution?, UInt64) -> Sample = { path, resolution, maximumAge in
             PathSampler.sample(path, reusing: &resolution, sharedFor: maximumAge)
         }
-        /// One statvfs, for the check that nothing changed (tests inject a slow one).
-        var read: @Sendable (ContiguousArray<CChar>) throws(SystemError) -> FileSystemStatistics.Reading = { path throws(SystemError) in
-            try FileSystemStatistics.reading(of: path)
+        /// One statvfs, for the check that nothing changed (tests inject a slow one); the
+        /// filesystem's read-only state comes from the resolution (FileSystemStatistics).
+        var read: @Sendable (ContiguousArray<CChar>, Bool) throws(SystemError) -> FileSystemStatistics.Reading = { path, readOnly throws(SystemError) in
+            try FileSystemStatistics.reading(of: path, readOnly: readOnly)
         }
         /// What the check at every sample reads, as plain values: reading them from
         /// `resolution` would cost its strings' retains.
@@ -261,6 +262,7 @@ public final class SamplingThread {
             quick.deviceMinor = resolution.device.minor
             quick.inode = resolution.inode
             quick.isKnownLocal = RealFilesystems.isKnownLocal(resolution.mount.fileSystemType)
+            quick.readOnly = resolution.mount.readOnly
         }
 
         var isKnownLocal: Bool { quick.isKnownLocal }
@@ -281,6 +283,24 @@ public final class SamplingThread {
         var isKnownLocal = false
         /// The figures of the last statvfs, to tell a quiet path.
         var statistics: FilesystemStats?
+        /// The filesystem is read-only, by the mount table when the path was resolved.
+        var readOnly = false
+        /// statvfs's ST_RDONLY at the last reading: when it changes (a remount), the mount
+        /// table is read again.
+        var viewReadOnly: Bool?
+        /// When the path was last resolved (its mount table read).
+        var resolvedAt: UInt64 = 0
+
+        /// How long a resolution is trusted while statvfs says read-only: a remount of the
+        /// filesystem shows in no statvfs figure where the view is read-only anyway (the
+        /// shipped unit's sandbox), only in the mount table.
+        static let readOnlyRecheckNanoseconds: UInt64 = 60_000_000_000
+
+        /// Whether `reading`'s read-only flag calls for the mount table to be read again.
+        func mustResolveAgain(after reading: FileSystemStatistics.Reading, now: UInt64) -> Bool {
+            guard let viewReadOnly else { return false }
+            return reading.viewReadOnly != viewReadOnly || (reading.viewReadOnly && now >= resolvedAt + Self.readOnlyRecheckNanoseconds)
+        }
     }
 
     /// statvfs of the path, when its resolution still holds and so the reading is of the
@@ -288,7 +308,7 @@ public final class SamplingThread {
     /// watched by its own name needs no `stat` to know that: another filesystem mounted
     /// there has another identifier, and a full sample follows.
     static func quickReading(of path: ContiguousArray<CChar>, _ quick: QuickCheck,
-                             read: (ContiguousArray<CChar>) throws(SystemError) -> FileSystemStatistics.Reading,
+                             read: (ContiguousArray<CChar>, Bool) throws(SystemError) -> FileSystemStatistics.Reading,
                              sharing pass: inout PassReadings) -> FileSystemStatistics.Reading? {
         guard let identifier = quick.identifier else { return nil }
         if !quick.isOwnMountPoint {
@@ -300,7 +320,7 @@ public final class SamplingThread {
                 return shared
             }
         }
-        guard let reading = try? read(path), reading.identifier == identifier else { return nil }
+        guard let reading = try? read(path, quick.readOnly), reading.identifier == identifier else { return nil }
         pass.keep(reading, deviceMajor: quick.deviceMajor, deviceMinor: quick.deviceMinor)
         return reading
     }
@@ -350,8 +370,14 @@ public final class SamplingThread {
         // threshold): one statvfs, with the publisher's figures, decides that without
         // building a sample, at a fraction of the cost.
         var now = MonotonicClock.nanoseconds()
-        let reading = quickReading(of: sampled.cPath, sampled.sampler.quick, read: sampled.sampler.read, sharing: &pass)
+        var reading = quickReading(of: sampled.cPath, sampled.sampler.quick, read: sampled.sampler.read, sharing: &pass)
+        if let quick = reading, sampled.sampler.quick.mustResolveAgain(after: quick, now: now) {
+            // A full sample, with the mount table read again (a remount read-only or back).
+            reading = nil
+            sampled.sampler.resolution = nil
+        }
         if let reading {
+            sampled.sampler.quick.viewReadOnly = reading.viewReadOnly
             let same = reading.statistics == sampled.sampler.quick.statistics
             sampled.sampler.quick.statistics = reading.statistics
             let noNews = shared.withLock { state -> Bool in
@@ -363,6 +389,7 @@ public final class SamplingThread {
         }
         var sampler = sampled.sampler
         defer { sampled.sampler = sampler }
+        if sampler.resolution == nil { sampler.quick.resolvedAt = now }
         var sample = sampler.measure(path, &sampler.resolution, interval / 2)
         sampler.resolutionChanged(path: path)
         sample = sampler.btrfs.annotate(sample, device: sampler.resolution?.device)
@@ -373,8 +400,10 @@ public final class SamplingThread {
             // between the two calls).
             if let reading, reading.statistics == measurement.stats {
                 sampler.quick.identifier = reading.identifier
-            } else if let again = try? sampler.read(sampled.cPath), again.statistics == measurement.stats {
+                sampler.quick.viewReadOnly = reading.viewReadOnly
+            } else if let again = try? sampler.read(sampled.cPath, sampler.quick.readOnly), again.statistics == measurement.stats {
                 sampler.quick.identifier = again.identifier
+                sampler.quick.viewReadOnly = again.viewReadOnly
             }
             sampler.quick.statistics = measurement.stats
         }

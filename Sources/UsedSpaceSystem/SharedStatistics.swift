@@ -17,7 +17,7 @@ final class SharedStatistics: Sendable {
 
     /// statvfs of `path`, on the filesystem `device`, reusing a result of another path on it
     /// taken less than `maximumAge` nanoseconds ago.
-    func statistics(of path: String, device: (major: UInt32, minor: UInt32), maximumAge: UInt64) throws(SystemError) -> FilesystemStats {
+    func statistics(of path: String, device: (major: UInt32, minor: UInt32), readOnly: Bool, maximumAge: UInt64) throws(SystemError) -> FilesystemStats {
         let key = UInt64(device.major) << 32 | UInt64(device.minor)
         let cached: Result<FilesystemStats, SystemError>? = state.wait { state in
             if let cached = state.results[key], MonotonicClock.nanoseconds() - cached.time < maximumAge {
@@ -28,7 +28,7 @@ final class SharedStatistics: Sendable {
             return .done(nil)
         }
         if let cached { return try cached.get() }
-        let result = Result { () throws(SystemError) in try FileSystemStatistics.of(path) }
+        let result = Result { () throws(SystemError) in try FileSystemStatistics.of(path, readOnly: readOnly) }
         state.update { state in
             state.inProgress.remove(key)
             state.results[key] = (MonotonicClock.nanoseconds(), result)

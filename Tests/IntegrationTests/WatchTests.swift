@@ -87,6 +87,21 @@ import Testing
         try watch.waitForLine(after: 1, timeout: 5) { WatchProcess.json($0)?["source"] as? String == "daemon" }
     }
 
+    /// A filesystem remounted read-only (ext4's errors=remount-ro, an admin) is news even
+    /// though no figure moved; remounted writable, too.
+    @Test(Prerequisite.root) func aRemountReadOnlyIsShownAtOnce() throws {
+        let directory = try ScratchDirectory("watch-remount")
+        let mount = try directory.mountTmpfs(at: "fs", options: "size=16m")
+        let watch = try WatchProcess(["--path", mount, "--format", "json", "--no-daemon", "--interval", "100ms"],
+                                     environment: Self.environment(socket: directory.subpath("none.sock")))
+        let first = try #require(WatchProcess.json(try watch.waitForLine()))
+        #expect(first["read_only"] as? Bool == false)
+        try CommandRunner.shell("mount -o remount,ro \(quoted(mount))")
+        try watch.waitForLine(after: 1, timeout: 5) { WatchProcess.json($0)?["read_only"] as? Bool == true }
+        try CommandRunner.shell("mount -o remount,rw \(quoted(mount))")
+        try watch.waitForLine(after: 2, timeout: 5) { WatchProcess.json($0)?["read_only"] as? Bool == false }
+    }
+
     @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, fuse3 and python3-fusepy"))
     func aHungMountMakesTheBlockStaleNotFrozen() throws {
         let hanging = try HangingMount()

@@ -22,6 +22,19 @@ import Testing
                                          mountPoint: "/home", fileSystemType: "xfs", source: "/dev/vdb"))
     }
 
+    /// The filesystem's state is the superblock's (the last field), not the mount's: a
+    /// sandbox's read-only view of a writable filesystem is not a read-only filesystem.
+    @Test func readOnlyIsTheSuperblocksState() {
+        let entries = MountInfoParser.parse("""
+            40 22 0:50 / /view ro,nosuid,relatime master:69 - tmpfs tmpfs rw,size=102400k
+            41 22 7:1 / /cdrom ro,relatime - iso9660 /dev/loop1 ro,nojoliet
+            42 22 7:2 / /remounted rw,relatime - ext4 /dev/loop2 ro,errors=remount-ro
+            43 22 7:3 / /robust rw - ext4 /dev/loop3 rw,errors=remount-ro,rootcontext=ro
+            44 22 7:4 / /bare rw - ext4 /dev/loop4
+            """)
+        #expect(entries.map(\.readOnly) == [false, true, true, false, false])
+    }
+
     @Test func undoesOctalEscapes() {
         let entries = MountInfoParser.parse(Self.table)
         #expect(entries[3].mountPoint == "/home/u/my disk")

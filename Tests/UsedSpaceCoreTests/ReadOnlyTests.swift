@@ -1,7 +1,7 @@
 import Testing
 @testable import UsedSpaceCore
 
-/// statvfs's ST_RDONLY, carried from the sample to every view, and a low-space
+/// The filesystem's read-only state, carried from the sample to every view, and a low-space
 /// notification that a read-only filesystem never gets.
 @Suite struct ReadOnlyTests {
     static func snapshot(freeGB: UInt64, readOnly: Bool) -> Snapshot {

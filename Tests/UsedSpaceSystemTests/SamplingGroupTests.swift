@@ -157,9 +157,9 @@ import Testing
             gate.pass()
             return PathSampler.sample(path, reusing: &resolution, sharedFor: age)
         }
-        sampler.read = { path throws(SystemError) in
+        sampler.read = { path, readOnly throws(SystemError) in
             gate.pass()
-            return try FileSystemStatistics.reading(of: path)
+            return try FileSystemStatistics.reading(of: path, readOnly: readOnly)
         }
         return sampler
     }
@@ -199,7 +199,7 @@ import Testing
 
         // The other member sees its filesystem change, fresh, during the hang.
         let file = fastDirectory.path + "/fill"
-        let stats = try FileSystemStatistics.of(fastDirectory.path)
+        let stats = try FileSystemStatistics.of(fastDirectory.path, readOnly: false)
         let size = max(1 << 20, Int(stats.usableBlocks * stats.blockSize / 2000))
         let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         #expect(descriptor >= 0)

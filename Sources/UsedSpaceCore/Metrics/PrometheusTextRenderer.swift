@@ -20,7 +20,7 @@ public enum PrometheusTextRenderer {
             Family(name: "usedspace_time_to_full_seconds", help: "When the filesystem will be full at its current trend, as a range (bound=lower|upper), or at the rate of a fast fill when that is sooner; absent without either."),
             Family(name: "usedspace_snapshot_seq", help: "Sequence number of the published snapshot."),
             Family(name: "usedspace_snapshot_timestamp_seconds", help: "When the numbers were sampled, in seconds since the epoch."),
-            Family(name: "usedspace_filesystem_read_only", help: "1 when the filesystem is mounted read-only (statvfs ST_RDONLY), else 0."),
+            Family(name: "usedspace_filesystem_read_only", help: "1 when the filesystem itself is read-only (its superblock, not a read-only view of it), else 0."),
         ]
         func add(_ index: Int, _ labels: String, _ value: String) { families[index].series.append((labels, value)) }
         for snapshot in snapshots {

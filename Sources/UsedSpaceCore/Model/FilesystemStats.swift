@@ -13,7 +13,9 @@ public struct FilesystemStats: Equatable, Hashable, Sendable {
     public var totalInodes: UInt64
     /// `f_ffree`
     public var freeInodes: UInt64
-    /// `ST_RDONLY` in `f_flag`: mounted read-only.
+    /// The filesystem is read-only (MountEntry.readOnly: its superblock). Not statvfs's
+    /// `ST_RDONLY`, which also says so of a read-only view of a writable filesystem: under
+    /// the shipped unit's sandbox every filesystem is such a view.
     public var readOnly: Bool
 
     public init(

@@ -2,6 +2,7 @@
 ///
 ///     36 35 98:0 /mnt1 /mnt/parent rw,noatime master:1 - ext3 /dev/root rw,errors=continue
 ///
+/// The last field holds the superblock's options: the filesystem's own read-only state.
 /// Lines that do not have this shape are skipped rather than failing the whole table: the
 /// kernel adds optional fields over time and one odd line must not hide every mount.
 /// It works on bytes: this runs at every one-shot `status`, and splitting Swift Strings by
@@ -38,8 +39,14 @@ public enum MountInfoParser {
         return MountEntry(
             mountID: Int(mountID), parentID: Int(parentID), deviceMajor: UInt32(major), deviceMinor: UInt32(minor),
             root: unescape(fields[3]), mountPoint: unescape(fields[4]),
-            fileSystemType: unescape(fields[separator + 1]), source: unescape(fields[separator + 2])
+            fileSystemType: unescape(fields[separator + 1]), source: unescape(fields[separator + 2]),
+            readOnly: separator + 3 < fields.count && hasReadOnlyOption(fields[separator + 3])
         )
+    }
+
+    /// Whether a comma-separated option list has `ro`.
+    static func hasReadOnlyOption(_ options: ArraySlice<UInt8>) -> Bool {
+        options.split(separator: UInt8(ascii: ",")).contains { $0.elementsEqual([UInt8(ascii: "r"), UInt8(ascii: "o")]) }
     }
 
     private static func number(_ digits: ArraySlice<UInt8>) -> UInt64? {

@@ -32,6 +32,7 @@ public struct PublishPolicy: Equatable, Sendable {
                   previous.fileSystemType == measurement.fileSystemType,
                   let previousStats = previous.stats,
                   previousStats.totalBytes == measurement.stats.totalBytes,
+                  previousStats.readOnly == measurement.stats.readOnly,
                   let previousRate = previousStats.usedFraction,
                   let newRate = measurement.stats.usedFraction
             else { return .newData }

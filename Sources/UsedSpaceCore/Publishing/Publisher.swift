@@ -89,13 +89,14 @@ public struct Publisher: Sendable {
     ///
     /// Decided as `PublishPolicy.decide` decides a measured sample: figures that equal the
     /// last sample's get the last sample's decision (which was .noData, or made the current
-    /// snapshot of them); other figures are no news while the size is the same, the used
+    /// snapshot of them); other figures are no news while the size and read-only state are the same, the used
     /// rate moved less than the threshold from the current snapshot's, and the detector's
     /// verdict reads the same (not on btrfs, whose allocation comes with the full sample).
     public mutating func acceptFigures(_ statistics: FilesystemStats, monotonicNanoseconds: UInt64) -> Bool {
         guard let lastMeasured, let current, current.state == .fresh else { return false }
         if lastMeasured != statistics {
             guard figuresDecide, let previous = current.stats, previous.totalBytes == statistics.totalBytes,
+                  previous.readOnly == statistics.readOnly,
                   let previousRate = previous.usedFraction, let rate = statistics.usedFraction,
                   !rate.differs(from: previousRate, byAtLeast: policy.threshold)
             else { return false }

@@ -2,7 +2,7 @@
 /// (DESIGN.md). Numbers a failed snapshot does not have are null. `time_to_full` carries the
 /// fast fill when the slow estimate has nothing to say (Snapshot.shownTimeToFull);
 /// `fast_fill` and `btrfs` are there only when there is one, `watch_ended` only when true.
-/// `read_only` is statvfs's ST_RDONLY (null without numbers).
+/// `read_only` is the filesystem's own state, FilesystemStats.readOnly (null without numbers).
 public enum JSONRenderer {
     /// `text`: what a `--template` made of the snapshot, written as the key "text".
     public static func render(_ snapshot: Snapshot, text: String? = nil) -> String {
