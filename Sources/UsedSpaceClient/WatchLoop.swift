@@ -87,7 +87,9 @@ final class WatchLoop {
                                                    output: ProcessEnvironment.value("WAYBAR_OUTPUT_NAME")))
             : nil
         schedule = DaemonLinkSchedule(daemonWanted: !options.noDaemon, intervalNanoseconds: options.intervalMicroseconds * 1000)
-        signals = try SignalDescriptor([SignalNumber.userDefined1, SignalNumber.userDefined2])
+        // SIGTERM and its kind end the loop, so that the control socket is removed on the way
+        // out (a bar stops its blocks with SIGTERM).
+        signals = try SignalDescriptor([SignalNumber.userDefined1, SignalNumber.userDefined2] + SignalNumber.endRequests)
     }
 
     func run() -> Int32 {
@@ -109,7 +111,11 @@ final class WatchLoop {
 
     /// Waits for the next event and handles it; false when the bar has gone away.
     private func step() -> Bool {
-        var descriptors: [pollfd] = [pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0)]
+        // stdout with no events asked for: poll still reports POLLERR when the bar, which
+        // reads the other end of the pipe, is gone (killed, or its `sh -c` alone was), so the
+        // watch ends at once instead of at its next write, hours later on a quiet disk.
+        var descriptors: [pollfd] = [pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
+                                     pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)]
         if stdinOpen { descriptors.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
         if let control { descriptors.append(pollfd(fd: control.descriptor, events: Int16(POLLIN), revents: 0)) }
         if let follow { descriptors.append(pollfd(fd: follow.exitDescriptor, events: Int16(POLLIN), revents: 0)) }
@@ -124,8 +130,11 @@ final class WatchLoop {
         if ready < 0 && errno != EINTR { return false }
         let after = MonotonicClock.nanoseconds()
         for entry in descriptors where entry.revents != 0 {
-            if entry.fd == signals.descriptor {
+            if entry.fd == STDOUT_FILENO {
+                if entry.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return false }
+            } else if entry.fd == signals.descriptor {
                 for signal in signals.take() {
+                    if SignalNumber.endRequests.contains(signal) { return false }
                     if signal == SignalNumber.userDefined1 { guard toggleDetails(of: nil) else { return false } }
                     if signal == SignalNumber.userDefined2 { runRightClickCommand(for: targets.first) }
                 }
@@ -346,11 +355,16 @@ final class WatchLoop {
         switch result {
         case .data(let count):
             for event in clicks.feed(chunk[0..<count]) {
-                // i3bar names the block (instance: its path); i3blocks names its own.
+                // i3bar sends the clicks of every block of the bar, ours named `usedspace` with
+                // the path as instance; behind a wrapper that merges another program's blocks
+                // (i3status's clock), theirs arrive here too and are not ours to act on.
                 var target: Target?
-                if options.format == .i3bar, let instance = event.instance {
-                    guard let clicked = targets.first(where: { $0.matches(instance) }) else { continue }
-                    target = clicked
+                if options.format == .i3bar {
+                    guard I3barRenderer.owns(event) else { continue }
+                    if let instance = event.instance {
+                        guard let clicked = targets.first(where: { $0.matches(instance) }) else { continue }
+                        target = clicked
+                    }
                 }
                 switch event.button {
                 case 1: guard toggleDetails(of: target) else { return false }

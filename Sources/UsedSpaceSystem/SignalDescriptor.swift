@@ -30,4 +30,6 @@ public final class SignalDescriptor {
 public enum SignalNumber {
     public static let userDefined1 = SIGUSR1
     public static let userDefined2 = SIGUSR2
+    /// What a bar, a terminal or a service manager sends to end a process.
+    public static let endRequests = [SIGTERM, SIGINT, SIGHUP]
 }

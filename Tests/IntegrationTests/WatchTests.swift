@@ -142,6 +142,51 @@ import Testing
         let collapsedAgain = try watch.waitForLine(after: 4)
         #expect(!collapsedAgain.contains("Used:"))
         #expect(watch.process.isRunning)
+
+        // Behind a wrapper that merges i3status's blocks into the same bar, i3bar sends the
+        // clicks on the clock here too: they are not ours. Then one of ours, whose right
+        // click says when every event before it has been handled.
+        try FileManager.default.removeItem(atPath: marker)
+        let before = watch.lines.count
+        watch.write(",{\"name\":\"tztime\",\"instance\":\"local\",\"button\":1,\"x\":1900,\"y\":9}\n"
+                    + ",{\"name\":\"clock\",\"button\":1}\n,{\"button\":1}\n,{\"name\":\"clock\",\"button\":3}\n"
+                    + ",{\"name\":\"usedspace\",\"instance\":\"\(userHome)\",\"button\":1}\n"
+                    + ",{\"name\":\"usedspace\",\"instance\":\"\(userHome)\",\"button\":3}\n")
+        #expect(waitUntil(seconds: 5) { FileManager.default.fileExists(atPath: marker) })
+        let expandedOnce = try watch.waitForLine(after: before) { $0.contains("Used:") }
+        #expect(expandedOnce.contains("Used:"))
+        // Had another block's click toggled ours, a collapsed line would follow.
+        #expect(!waitUntil(seconds: 1) { watch.lines.dropFirst(before).contains { !$0.contains("Used:") } }, "\(watch.lines.dropFirst(before))")
+        #expect(watch.lines.count == before + 1, "\(watch.lines.dropFirst(before))")
+    }
+
+    /// A bar that dies (SIGKILL, or only its `sh -c` killed) leaves nobody reading the
+    /// watch's output: the watch ends within a second, not at its next write, and leaves
+    /// no control socket behind; nor does one ended by SIGTERM.
+    @Test func aWatchEndsWhenNobodyReadsItAnyMore() throws {
+        let directory = try ScratchDirectory("watch-orphan")
+        let runtime = directory.subpath("runtime")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var environment = Self.environment(socket: directory.subpath("none.sock"))
+        environment["XDG_RUNTIME_DIR"] = runtime
+        let blocks = runtime + "/usedspace/blocks"
+        func socketCount() -> Int { ((try? FileManager.default.contentsOfDirectory(atPath: blocks)) ?? []).count }
+
+        // The reader gone: nothing more is written on this quiet filesystem (interval 1 h).
+        let orphan = try WatchProcess(["--format", "waybar", "--interval", "1h"], environment: environment)
+        try orphan.waitForLine()
+        #expect(socketCount() == 1)
+        orphan.closeOutput()
+        #expect(waitUntil(seconds: 1.5) { !orphan.process.isRunning }, "still running with nobody reading it")
+        #expect(waitUntil(seconds: 1) { socketCount() == 0 }, "its control socket was left behind")
+
+        let terminated = try WatchProcess(["--format", "polybar", "--interval", "1h"], environment: environment)
+        try terminated.waitForLine()
+        #expect(socketCount() == 1)
+        terminated.signal(SIGTERM)
+        #expect(waitUntil(seconds: 2) { !terminated.process.isRunning })
+        #expect(terminated.process.terminationStatus == 0)
+        #expect(socketCount() == 0, "SIGTERM left its control socket behind")
     }
 
     @Test func usr1TogglesTheDetailsForBarsWithoutClickEvents() throws {

@@ -16,6 +16,16 @@ import Testing
         "button=\(event.button) name=\(event.name ?? "-") instance=\(event.instance ?? "-") modifiers=\(event.modifiers.joined(separator: "+"))"
     }
 
+    /// i3bar sends every block's clicks to the status command: only a block named ours is.
+    @Test func onlyClicksOnOurBlockAreOurs() {
+        #expect(I3barRenderer.owns(ClickEvent(name: "usedspace", instance: "/home", button: 1)))
+        #expect(I3barRenderer.owns(ClickEvent(name: "usedspace", button: 3)))
+        #expect(!I3barRenderer.owns(ClickEvent(name: "clock", button: 1)))
+        #expect(!I3barRenderer.owns(ClickEvent(name: "tztime", instance: "local", button: 1)))
+        #expect(!I3barRenderer.owns(ClickEvent(instance: "/home", button: 1)))
+        #expect(!I3barRenderer.owns(ClickEvent(button: 1)))
+    }
+
     @Test func thereAreCases() {
         #expect(Self.caseNames.count >= 8)
     }

@@ -4,6 +4,10 @@ public enum I3barRenderer {
     public static let header = "{\"version\":1,\"click_events\":true}\n[\n"
     public static let blockName = "usedspace"
 
+    /// Whether a click event is on one of our blocks: i3bar sends the clicks of every block
+    /// of the bar to the status command, and a block without a name is not ours.
+    public static func owns(_ event: ClickEvent) -> Bool { event.name == blockName }
+
     /// The first update is written as is; every later one is preceded by a comma.
     public static func update(_ blocks: [BarBlock], isFirst: Bool) -> String {
         (isFirst ? "" : ",") + statusLine(blocks) + "\n"

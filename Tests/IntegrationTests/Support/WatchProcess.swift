@@ -71,6 +71,12 @@ final class WatchProcess {
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
+    /// Closes the reading end of the watch's stdout, as a bar that died does.
+    func closeOutput() {
+        output.fileHandleForReading.readabilityHandler = nil
+        try? output.fileHandleForReading.close()
+    }
+
     /// Voluntary plus involuntary context switches so far: how often it woke up.
     var contextSwitches: Int? {
         guard let status = readProcFile("/proc/\(process.processIdentifier)/status") else { return nil }
