@@ -86,8 +86,10 @@ import Testing
         let directory = try ScratchDirectory("documented-commands")
         let environment = ["PATH": CommandRunner.productsDirectory.path + ":/usr/bin:/bin", "HOME": userHome,
                            "USEDSPACE_SOCKET": directory.subpath("none.sock"), "XDG_CONFIG_HOME": directory.subpath("config")]
+        // Without other people's mounts that may hang (`list` would say so, and fail).
         for command in commands {
-            let result = try CommandRunner.run("/bin/sh", ["-c", command], environment: environment)
+            let isolated = ForeignMounts.isolated(["/bin/sh", "-c", command])
+            let result = try CommandRunner.run(isolated[0], Array(isolated.dropFirst()), environment: environment)
             #expect(result.status == 0 && result.stderr.isEmpty, "\(command): \(result.stderr)")
             if command.contains("free of") {
                 #expect(result.stdout.wholeMatch(of: /[0-9.]+[KMGTPE]? free of [0-9.]+[KMGTPE]?\n/) != nil, "\(command): \(result.stdout)")
@@ -99,7 +101,8 @@ import Testing
         // The bar block of the examples, one update of it.
         let block = displays.first { $0.contains("--template-warning") }
         let line = try #require(block).replacingOccurrences(of: "\\\n", with: " ").replacingOccurrences(of: "watch", with: "status")
-        let result = try CommandRunner.run("/bin/sh", ["-c", line], environment: environment)
+        let isolated = ForeignMounts.isolated(["/bin/sh", "-c", line])
+        let result = try CommandRunner.run(isolated[0], Array(isolated.dropFirst()), environment: environment)
         #expect(result.status == 0 && result.stdout.contains("full_text"), "\(line): \(result.stderr)")
     }
 }

@@ -136,25 +136,27 @@ import Testing
 
     // MARK: - Running them
 
+    /// The daemon as a user runs it (the shipped units, socket-activated, in the user's
+    /// manager), and the commands typed by that user in that session.
     final class Fixture {
         let runtime: ScratchDirectory
-        let daemon: DaemonProcess
+        let daemon: UserServiceDaemon
         var environment: [String: String]
 
         init() throws {
             runtime = try ScratchDirectory("examples-runtime")
-            chmod(runtime.path, 0o700)
-            daemon = try DaemonProcess(arguments: ["--path", "~", "--path", "/"], socketPath: runtime.subpath("usedspace.sock"))
+            daemon = try UserServiceDaemon(config: "[daemon]\npath = ~\npath = /\n")
             try daemon.waitUntilAnswering()
-            environment = ["HOME": userHome, "PATH": "\(CommandRunner.productsDirectory.path):/usr/bin:/bin",
-                           "XDG_RUNTIME_DIR": runtime.path, "XDG_CONFIG_HOME": daemon.directory + "/config"]
+            environment = daemon.manager.environment
+            environment["PATH"] = "\(CommandRunner.productsDirectory.path):/usr/bin:/bin"
         }
 
-        /// Runs a command line with /bin/sh, as a reader would type it; a `watch` gives its
+        /// Runs a command line with /bin/sh, as the user would type it; a `watch` gives its
         /// first lines and is stopped.
         func run(_ command: String) throws -> CommandResult {
+            let session = daemon.manager.userCommand
             guard command.contains("usedspace watch") || command.contains("subscribe") else {
-                return try CommandRunner.run("/bin/sh", ["-c", command], environment: environment, timeout: 30)
+                return try CommandRunner.run(session.executable, session.arguments + ["/bin/sh", "-c", command], environment: environment, timeout: 30)
             }
             // It runs until stopped: the shell and its whole pipeline, in a process group of
             // their own, are stopped after 2 s; what it printed by then is its output.
@@ -162,7 +164,8 @@ import Testing
             // close an inherited descriptor before it reaps anything.)
             let output = runtime.subpath("example-output")
             try? FileManager.default.removeItem(atPath: output)
-            let shell = try SpawnedProcess("/bin/sh", ["-c", command], environment: environment, logFile: output, processGroup: true)
+            let shell = try SpawnedProcess(session.executable, session.arguments + ["/bin/sh", "-c", command], environment: environment,
+                                           logFile: output, processGroup: true)
             usleep(2_000_000)
             shell.signalGroup(SIGTERM)
             _ = waitUntil(seconds: 5) { !shell.isRunning }
@@ -179,8 +182,9 @@ import Testing
         coveredElsewhere.first { example.command.hasPrefix($0.key + " ") || example.command == $0.key }?.value
     }
 
-    @Test(Prerequisite.enabled(Prerequisite.hasCommand("socat") && Prerequisite.hasCommand("jq") && Prerequisite.hasCommand("mandoc"),
-                               "needs socat, jq and mandoc"))
+    @Test(Prerequisite.root, Prerequisite.enabled(UserServiceDaemon.available && Prerequisite.hasCommand("socat") && Prerequisite.hasCommand("jq")
+                                                  && Prerequisite.hasCommand("mandoc"),
+                                                  "needs systemd (a user manager and journald), useradd, setpriv, nsenter, socat, jq and mandoc"))
     func everyExampleCommandRunsAndPrintsWhatTheDocsShow() throws {
         let examples = try Self.readmeExamples() + Self.manExamples("man/usedspace.1") + Self.manExamples("man/usedspaced.8")
         #expect(examples.count >= 12, "\(examples)")
