@@ -275,6 +275,10 @@ import Testing
         (#"{"format":"usedspace-state","version":9,"snapshots":[]}"#, "version 9"),
         (String(repeating: "x", count: 2 << 20), "cannot read the state file"),
         (#"{"format":"usedspace-state","version":1,"snapshots":[{"version":1,"path":"relative"}]}"#, "skipping a snapshot"),
+        // A seq the next publish would wrap around to 0 from.
+        (#"{"format":"usedspace-state","version":1,"snapshots":[{"version":1,"path":"/","mountpoint":"/","fstype":"ext4","#
+            + #""block_size":4096,"total_blocks":1000,"free_blocks":400,"available_blocks":300,"total_inodes":100,"free_inodes":50,"state":"fresh","#
+            + #""seq":18446744073709551615,"sampled_at":"2026-11-20T10:00:00Z"}]}"#, "'seq' is above 2^53 - 1"),
     ])
     func aBrokenStateFileIsReportedAndReplaced(_ contents: String, _ message: String) throws {
         let directory = try ScratchDirectory("state")

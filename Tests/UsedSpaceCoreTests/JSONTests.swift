@@ -73,6 +73,11 @@ import Testing
 @Suite struct SnapshotCodecTests {
     static let valid = #"{"version":1,"path":"/h","mountpoint":"/","fstype":"ext4","block_size":4096,"total_blocks":10,"free_blocks":5,"available_blocks":4,"total_inodes":0,"free_inodes":0,"state":"fresh","seq":3,"sampled_at":"2026-11-21T00:00:00Z","error":null}"#
 
+    @Test func theLargestSequenceNumberIsTaken() throws {
+        let largest = try SnapshotCodec.decode(Self.valid.replacingOccurrences(of: #""seq":3"#, with: #""seq":9007199254740991"#), source: .daemon)
+        #expect(largest.seq == SnapshotCodec.maximumSequenceNumber)
+    }
+
     @Test func decodesTheValidForm() throws {
         let snapshot = try SnapshotCodec.decode(Self.valid, source: .daemon)
         #expect(snapshot.stats?.usedBlocks == 5)
@@ -86,6 +91,8 @@ import Testing
         (#"{"path":"/h"}"#, "'version' is missing"),
         (valid.replacingOccurrences(of: #""path":"/h""#, with: #""path":"relative""#), "not an absolute path"),
         (valid.replacingOccurrences(of: #""seq":3"#, with: #""seq":-3"#), "'seq' is not a non-negative integer"),
+        (valid.replacingOccurrences(of: #""seq":3"#, with: #""seq":18446744073709551615"#), "'seq' is above 2^53 - 1"),
+        (valid.replacingOccurrences(of: #""seq":3"#, with: #""seq":9007199254740992"#), "'seq' is above 2^53 - 1"),
         (valid.replacingOccurrences(of: #""state":"fresh""#, with: #""state":"happy""#), "'state' is not fresh"),
         (valid.replacingOccurrences(of: "2026-11-21T00:00:00Z", with: "yesterday"), "'sampled_at' is not an RFC 3339"),
         (valid.replacingOccurrences(of: #""free_blocks":5"#, with: #""free_blocks":50"#), "do not describe a filesystem"),

@@ -103,7 +103,7 @@ public enum SnapshotCodec {
             fileSystemType: try optionalString("fstype", in: value),
             stats: stats,
             state: state,
-            seq: try count("seq", in: value),
+            seq: try sequenceNumber(in: value),
             sampledAt: sampledAt,
             source: source,
             error: try optionalString("error", in: value),
@@ -137,6 +137,18 @@ public enum SnapshotCodec {
         guard let member = object[key] else { return false }
         guard let value = member.boolValue else { throw .invalid(key, reason: "is not true or false") }
         return value
+    }
+
+    /// The largest `seq` a snapshot may carry: 2^53 − 1, what every JSON reader (jq,
+    /// JavaScript) holds exactly, and more publishes than a daemon makes in 285,000 years at
+    /// a thousand a second. Anything above is a damaged file, and taking it would make the
+    /// next publish wrap around to 0: seq must never go back.
+    public static let maximumSequenceNumber: UInt64 = 1 << 53 - 1
+
+    private static func sequenceNumber(in object: JSONValue) throws(Failure) -> UInt64 {
+        let seq = try count("seq", in: object)
+        guard seq <= maximumSequenceNumber else { throw .invalid("seq", reason: "is above 2^53 - 1, more than any daemon publishes") }
+        return seq
     }
 
     private static func count(_ key: String, in object: JSONValue) throws(Failure) -> UInt64 {
