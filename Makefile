@@ -33,8 +33,9 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 MANIFEST ?= $(PREFIX)/share/usedspace/installed-files
 DESTDIR ?=
 SWIFT ?= swift
-# The build directory of `make`, `make install` and `make deb` (--scratch-path).
-SCRATCH ?= .build
+# The build directory of `make`, `make install` and `make deb` (--scratch-path): its own, so
+# that it never waits on a `swift test` running in .build, nor the other way round.
+SCRATCH ?= .build-make
 # Install binaries from elsewhere (BUILDDIR=…) without building them here.
 BUILDDIR ?= $(SCRATCH)/release
 BUILD_FIRST = $(if $(filter $(SCRATCH)/release,$(BUILDDIR)),build)

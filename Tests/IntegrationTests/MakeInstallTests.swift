@@ -23,6 +23,18 @@ import Testing
         return !sections.contains(".symtab") && !sections.contains(".debug_")
     }
 
+    /// `make`, `make install` and `make deb` build in a directory of their own: in the test
+    /// run's (this very `swift test` holds its lock) they would wait, silently, until it ends.
+    @Test(Prerequisite.enabled(Prerequisite.hasCommand("make"), "needs make"))
+    func makeBuildsBesideTheTestsNotInTheirBuildDirectory() throws {
+        let plan = try Self.make(["-n", "build"])
+        try #require(plan.status == 0, "\(plan.stderr)")
+        let scratch = try #require(plan.stdout.firstMatch(of: /--scratch-path (\S+)/)?.output.1, "\(plan.stdout)")
+        let used = URL(fileURLWithPath: String(scratch), relativeTo: Self.repository).standardizedFileURL.path
+        let tests = CommandRunner.productsDirectory.resolvingSymlinksInPath().path
+        #expect(!tests.hasPrefix(used + "/"), "make builds in \(used), where the tests' products are (\(tests))")
+    }
+
     /// A user install, the socket enabled and the daemon answering; then `make uninstall` with
     /// the same PREFIX stops and disables them, removes every file and says so.
     @Test(Prerequisite.enabled(SystemdUserManager.available && ["make", "strip", "readelf"].allSatisfy(Prerequisite.hasCommand),

@@ -8,12 +8,12 @@
 # see a new hot function that the list lacks: that takes the profile the update script runs.)
 #
 # Usage: Sources/usedspaced/Linking/check-hot-symbols.sh [USEDSPACED] [MINIMUM_PERCENT]
-#   USEDSPACED: a release build of the daemon (default .build/release/usedspaced)
+#   USEDSPACED: a release build of the daemon (default .build-make/release/usedspaced, what `make` builds)
 #   MINIMUM_PERCENT: the share of listed names that must exist (default 90)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
-binary=${1:-$repo/.build/release/usedspaced}
+binary=${1:-$repo/.build-make/release/usedspaced}
 minimum=${2:-90}
 list=$here/hot-symbols.txt
 [[ -x $binary ]] || { echo "error: no daemon at $binary; build it: swift build -c release --product usedspaced" >&2; exit 2; }
