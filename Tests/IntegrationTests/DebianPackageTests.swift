@@ -70,6 +70,8 @@ import Testing
         // The client is static; the daemon needs what dpkg-shlibdeps found, and nothing else.
         let depends = try DebianPackage.field("Depends", of: deb)
         #expect(Self.packageNames(depends) == ["libc6", "libsystemd0"], "Depends: \(depends)")
+        // The bash completion it installs works only with bash-completion loaded.
+        #expect(Self.packageNames(try DebianPackage.field("Recommends", of: deb)) == ["bash-completion"])
         #expect(try Self.packageNames(DebianPackage.field("Built-Using", of: deb)) == ["gcc-12", "glibc"])
         #expect(try DebianPackage.field("Section", of: deb) == "utils")
         #expect(try DebianPackage.field("Priority", of: deb) == "optional")
