@@ -16,8 +16,7 @@ enum StatusCommand {
         var configuration = Configuration()
         var warning = ConfigurationWarning(ownProblem: nil, readTheDaemonsFile: options.configPath == nil)
         if needsConfiguration {
-            let (loaded, problem) = ClientConfiguration.load(explicitPath: options.configPath,
-                                                             timeoutMicroseconds: UInt64(options.timeoutMilliseconds) * 1000)
+            let (loaded, problem) = ClientConfiguration.load(explicitPath: options.configPath)
             configuration = loaded
             warning.ownProblem = problem
         }

@@ -3,10 +3,17 @@ import UsedSpaceSystem
 
 enum WatchCommand {
     static func run(_ options: WatchOptions) -> Int32 {
-        let (configuration, problem) = ClientConfiguration.load(explicitPath: options.configPath, timeoutMicroseconds: options.timeoutMicroseconds)
-        if let problem { StandardStreams.error("usedspace: \(problem)") }
-        let profiles = BarProfiles(configuration: options.format.isBar ? configuration : Configuration(),
-                                   commandLine: options.bar.pairs, home: TargetPaths.lexicalHome)
+        var configuration = Configuration(), problem: String?, pending: ClientConfiguration.Pending?
+        switch ClientConfiguration.begin(explicitPath: options.configPath) {
+        case .loaded(let loaded):
+            (configuration, problem) = loaded
+            if let problem { StandardStreams.error("usedspace: \(problem)") }
+        case .pending(let late):
+            // The bar shows the disk at once; the file's settings follow when it answers.
+            pending = late
+            StandardStreams.error("usedspace: \(late.waitingLine)")
+        }
+        let profiles = WatchLoop.profiles(configuration, options: options)
         let paths: [String]
         switch TargetPaths.resolve(path: options.path, all: options.all, configuration: configuration) {
         case .success(let resolved): paths = resolved
@@ -21,6 +28,7 @@ enum WatchCommand {
         }
         do {
             let loop = try WatchLoop(options: options, profiles: profiles, targets: targets, all: options.all)
+            loop.pendingConfiguration = pending
             // Said already, in the client's words: the daemon's refusal of the same file adds
             // only that it runs with the defaults.
             loop.configurationWarning = ConfigurationWarning(ownProblem: problem, readTheDaemonsFile: options.configPath == nil)

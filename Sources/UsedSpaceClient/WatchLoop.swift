@@ -30,7 +30,10 @@ final class WatchLoop {
     }
 
     private let options: WatchOptions
-    private let profiles: BarProfiles
+    private var profiles: BarProfiles
+    /// The configuration file, when its filesystem did not answer by the deadline (a dead
+    /// network home): its settings apply when it does.
+    var pendingConfiguration: ClientConfiguration.Pending?
     /// Every path the daemon watches (`--all`) rather than one.
     private let all: Bool
     private let home = TargetPaths.lexicalHome
@@ -62,6 +65,12 @@ final class WatchLoop {
         var automatic: [String]
         /// When to read the table: 200 ms after the first change, once for a burst.
         var readAt: UInt64?
+    }
+
+    /// The bar settings of a configuration, with the command line's options over them.
+    static func profiles(_ configuration: Configuration, options: WatchOptions) -> BarProfiles {
+        BarProfiles(configuration: options.format.isBar ? configuration : Configuration(), commandLine: options.bar.pairs,
+                    home: TargetPaths.lexicalHome)
     }
 
     /// Follows the mount table (`--all` and `path = auto`); `automatic` are the targets that
@@ -124,6 +133,7 @@ final class WatchLoop {
             if let sampler = target.sampler { descriptors.append(pollfd(fd: sampler.wake.descriptor, events: Int16(POLLIN), revents: 0)) }
         }
         if subscription == nil, let mounts { descriptors.append(pollfd(fd: mounts.table.descriptor, events: Int16(POLLPRI), revents: 0)) }
+        if let late = pendingConfiguration?.descriptor { descriptors.append(pollfd(fd: late, events: Int16(POLLIN), revents: 0)) }
         let now = MonotonicClock.nanoseconds()
         let timeout = deadline().map { $0 > now ? Int32(min(($0 - now) / 1_000_000 + 1, 60_000)) : 0 } ?? -1
         let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
@@ -154,6 +164,8 @@ final class WatchLoop {
                 guard collect(target) else { return false }
             } else if entry.fd == mounts?.table.descriptor, mounts?.readAt == nil {
                 mounts?.readAt = after + 200_000_000
+            } else if entry.fd == pendingConfiguration?.descriptor {
+                guard configurationArrived() else { return false }
             }
         }
         return handleTimers(now: after)
@@ -211,6 +223,20 @@ final class WatchLoop {
         startSampling()
         for snapshot in ended { guard render(changed: snapshot) else { return false } }
         return true
+    }
+
+    /// Applies the configuration file that answered late, if it has; false when the bar
+    /// has gone away.
+    private func configurationArrived() -> Bool {
+        guard let pending = pendingConfiguration, let (configuration, problem) = pending.take() else { return true }
+        pendingConfiguration = nil
+        StandardStreams.error("usedspace: " + (problem ?? "\(pending.path) answered; its settings apply from now"))
+        configurationWarning.ownProblem = problem
+        profiles = Self.profiles(configuration, options: options)
+        for target in targets {
+            if let snapshot = target.snapshot { target.severity = severity(of: snapshot, for: target) }
+        }
+        return render(changed: nil)
     }
 
     // MARK: - Daemon

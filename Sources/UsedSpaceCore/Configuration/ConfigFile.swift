@@ -29,6 +29,12 @@ public struct ConfigFile: Equatable, Sendable {
 
     public static let maximumSize = 64 << 10
 
+    /// How long a program waits for the configuration file (and the daemon for its other
+    /// files) where its filesystem may hang, before it goes on with the defaults: a home on
+    /// a dead network mount must hold up neither a bar nor the daemon's first answer. The
+    /// file still applies once it arrives (`watch`, the daemon); a local file is read at once.
+    public static let answerDeadlineMicroseconds: UInt64 = 250_000
+
     public static func parse(_ text: String) throws(ConfigError) -> ConfigFile {
         let (file, errors) = parseAll(text)
         if let first = errors.first { throw first }
