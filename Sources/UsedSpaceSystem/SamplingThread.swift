@@ -206,6 +206,16 @@ public final class SamplingThread {
         shared.withLock { $0.relaxed = relaxed }
     }
 
+    /// A snapshot persisted by an earlier run, read late (Publisher.adopt); returns the
+    /// current snapshot afterwards.
+    @discardableResult
+    public func adopt(_ restored: Snapshot) -> Snapshot? {
+        shared.withLock { state in
+            state.publisher.adopt(restored)
+            return state.publisher.current
+        }
+    }
+
     /// The publish rule from now on (a reload).
     public func setPolicy(_ policy: PublishPolicy) {
         shared.withLock { $0.publisher.policy = policy }

@@ -55,12 +55,31 @@ public struct Publisher: Sendable {
         }
     }
 
+    /// The seq of a snapshot persisted by an earlier run that was adopted after this run had
+    /// published (`adopt`): the next publish comes after it.
+    private var adoptedSeq: UInt64 = 0
+
+    /// The seq the next published snapshot gets: never back, across restarts too.
+    private var nextSeq: UInt64 { max(current?.seq ?? 0, adoptedSeq) &+ 1 }
+
+    /// A snapshot persisted by an earlier run that arrived late (its file answered after the
+    /// start-up deadline): served as `restoring` serves it while nothing else is, and in any
+    /// case its `seq` carries on.
+    public mutating func adopt(_ restored: Snapshot) {
+        guard current == nil else {
+            adoptedSeq = max(adoptedSeq, restored.seq)
+            return
+        }
+        let policy = self.policy
+        self = Publisher(policy: policy, source: source, restoring: restored)
+    }
+
     /// Sets the current snapshot's time-to-full estimate; with `republish`, as a new snapshot
     /// (the next seq), for an estimate that changed while the numbers did not.
     public mutating func setTimeToFull(_ estimate: TimeToFull?, republish: Bool) {
         guard var snapshot = current, snapshot.stats != nil else { return }
         snapshot.timeToFull = estimate
-        if republish { snapshot.seq &+= 1 }
+        if republish { snapshot.seq = nextSeq }
         current = snapshot
     }
 
@@ -131,7 +150,7 @@ public struct Publisher: Sendable {
         }
         let decision = policy.decide(previous: current, sample: sample, fastFill: fill)
         guard decision != .noData else { return decision }
-        let seq = (current?.seq ?? 0) &+ 1
+        let seq = nextSeq
         switch sample {
         case .measured(let measurement):
             current = Snapshot(measurement, seq: seq, source: source)

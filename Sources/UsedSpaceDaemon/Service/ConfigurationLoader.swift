@@ -26,28 +26,54 @@ struct ConfigurationLoader {
     /// sample timeout of the command line, or its default.
     var readTimeoutMicroseconds: UInt64 { options.sampleTimeoutMicroseconds ?? DaemonSettings().sampleTimeoutMicroseconds }
 
+    /// For a reload: the file, waited for up to the sample timeout (the user asked for it).
     func load() throws(Failure) -> Configuration {
-        var configuration = Configuration()
-        if let text = try readFile() {
-            do {
-                configuration = try Configuration.parse(text)
-            } catch {
-                throw Failure(file: paths.configFile, line: error.line, column: error.column, message: error.message)
-            }
+        guard !paths.configFile.isEmpty else { return defaults() }
+        let read = IsolatedFileRead.start(paths.configFile, limit: ConfigFile.maximumSize)
+        guard read.wait(microseconds: readTimeoutMicroseconds), let result = read.result else {
+            throw Failure(file: paths.configFile, line: 0, message: "cannot read it: \(FileReadError.timedOut(microseconds: readTimeoutMicroseconds))")
         }
-        configuration.daemon = options.applied(to: configuration.daemon)
-        return configuration
+        return try configuration(from: result).get()
     }
 
-    /// The file's text; nil when there is none, which is the normal case (defaults and
-    /// options), unless it was named on the command line.
-    private func readFile() throws(Failure) -> String? {
-        guard !paths.configFile.isEmpty else { return nil }
+    enum Beginning {
+        case loaded(Result<Configuration, Failure>)
+        /// Its filesystem did not answer by ConfigFile.answerDeadlineMicroseconds (a dead
+        /// network home): run with the defaults, and take the file when it answers.
+        case pending(IsolatedFileRead)
+    }
+
+    /// At start-up: the file, waited for only a moment, so that the daemon answers at once.
+    func begin() -> Beginning {
+        guard !paths.configFile.isEmpty else { return .loaded(.success(defaults())) }
+        let read = IsolatedFileRead.start(paths.configFile, limit: ConfigFile.maximumSize)
+        guard read.wait(microseconds: ConfigFile.answerDeadlineMicroseconds), let result = read.result else { return .pending(read) }
+        return .loaded(configuration(from: result))
+    }
+
+    /// Why the daemon runs with the defaults while the file has not answered.
+    var pendingProblem: String {
+        "\(paths.configFile): cannot read it yet: \(FileReadError.timedOut(microseconds: ConfigFile.answerDeadlineMicroseconds)); "
+            + "running with the default settings until it answers"
+    }
+
+    /// The configuration of a read of the file: none (the normal case: defaults and
+    /// options) unless it was named on the command line.
+    func configuration(from read: Result<[UInt8], FileReadError>) -> Result<Configuration, Failure> {
+        let text: String
+        switch read {
+        case .success(let bytes):
+            text = String(decoding: bytes, as: UTF8.self)
+        case .failure(let error):
+            if error.isNotFound && !paths.configIsExplicit { return .success(defaults()) }
+            return .failure(Failure(file: paths.configFile, line: 0, message: "cannot read it: \(error)"))
+        }
         do {
-            return try IsolatedFileRead.readText(paths.configFile, limit: ConfigFile.maximumSize, timeoutMicroseconds: readTimeoutMicroseconds)
+            var configuration = try Configuration.parse(text)
+            configuration.daemon = options.applied(to: configuration.daemon)
+            return .success(configuration)
         } catch {
-            if error.isNotFound && !paths.configIsExplicit { return nil }
-            throw Failure(file: paths.configFile, line: 0, message: "cannot read it: \(error)")
+            return .failure(Failure(file: paths.configFile, line: error.line, column: error.column, message: error.message))
         }
     }
 

@@ -85,6 +85,15 @@ final class LowSpaceAlerts {
         save()
     }
 
+    /// The alerts file read late (it answered after start-up): its entries (a snooze) for
+    /// the paths this run has not decided on yet.
+    func adopt(_ stored: [String: LowSpaceAlert]) {
+        let missing = stored.filter { alerts[$0.key] == nil }
+        guard !missing.isEmpty else { return }
+        alerts.merge(missing) { current, _ in current }
+        save()
+    }
+
     private func save() {
         file.write(LowSpaceAlertCodec.encode(alerts))
     }

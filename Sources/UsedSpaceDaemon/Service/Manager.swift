@@ -49,48 +49,59 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     private var waiting: [(connection: ClientConnection, request: Result<Request, RequestError>)] = []
     private var idleTimer: TimerEventSource?
     private var signalSources: [SignalEventSource] = []
+    /// The configuration file, when it had not answered at start-up (a dead network home).
+    private var pendingConfiguration: IsolatedFileRead?
+    /// Files that answer after the start-up deadline, each taken when it arrives.
+    private var lateFiles: [LateFileRead] = []
     private var isReady = false
     private var isStopping = false
 
     /// Loads the configuration file; one that is refused leaves the daemon running with the
-    /// defaults (and saying so), never not running.
+    /// defaults (and saying so), never not running. One whose filesystem does not answer at
+    /// once is taken when it does, a reload of its own.
     init(loop: EventLoop, logger: Logger, paths: DaemonPaths, loader: ConfigurationLoader) {
         self.loop = loop
         self.logger = logger
         self.paths = paths
         self.loader = loader
-        do {
-            state = ConfiguredState(configuration: try loader.load(), watches: [], textfile: nil, problem: nil)
-        } catch {
+        switch loader.begin() {
+        case .loaded(.success(let configuration)):
+            state = ConfiguredState(configuration: configuration, watches: [], textfile: nil, problem: nil)
+        case .loaded(.failure(let error)):
             // Refusing to start would leave nothing watching and, after a few socket
             // activations, the socket unit failed: run with the defaults and say so wherever
             // the user looks (the journal, systemctl status, every client, the bars).
             state = ConfiguredState(configuration: loader.defaults(), watches: [], textfile: nil,
                                     problem: "\(error); running with the default settings", isDefaults: true)
+        case .pending(let read):
+            pendingConfiguration = read
+            state = ConfiguredState(configuration: loader.defaults(), watches: [], textfile: nil, problem: loader.pendingProblem, isDefaults: true)
         }
     }
 
     // MARK: - Start and stop
 
     func start() throws {
-        var reader = StartupFileReader(timeoutMicroseconds: settings.sampleTimeoutMicroseconds, logger: logger)
+        let reader = StartupFileReader(logger: logger)
         let directory = paths.stateDirectory
-        stateFile = try BackgroundFileWriter(path: directory + "/state.json", what: "the state file", loop: loop, logger: logger)
-        restored = loadStateFile(reader.read(directory + "/state.json", limit: StateFile.maximumSize, what: "the state file"))
-        historyFile = try BackgroundFileWriter(path: directory + "/history", what: "the history file", loop: loop, logger: logger)
-        if let text = reader.read(directory + "/history", limit: HistoryFile.maximumSize, what: "the history file") {
-            let (loaded, problems) = TimeToFullTracker.decode(text)
-            tracker = loaded
-            for problem in problems {
-                logger.warning("skipping part of the history file: \(problem)", metadata: ["file": "\(directory)/history", "reason": "\(problem)"])
-            }
+        let stateFileToRead = StartupFileReader.File(path: directory + "/state.json", limit: StateFile.maximumSize, what: "the state file")
+        let historyToRead = StartupFileReader.File(path: directory + "/history", limit: HistoryFile.maximumSize, what: "the history file")
+        let alertsToRead = StartupFileReader.File(path: directory + "/alerts.json", limit: 1 << 20, what: "the alerts file")
+        let outcomes = reader.read([stateFileToRead, historyToRead, alertsToRead])
+        func text(_ index: Int) -> String? {
+            if case .read(let text) = outcomes[index] { return text }
+            return nil
         }
-        let alertsPath = directory + "/alerts.json"
-        let alertsFile = try BackgroundFileWriter(path: alertsPath, what: "the alerts file", loop: loop, logger: logger)
+        stateFile = try BackgroundFileWriter(path: stateFileToRead.path, what: stateFileToRead.what, loop: loop, logger: logger)
+        restored = loadStateFile(text(0))
+        historyFile = try BackgroundFileWriter(path: historyToRead.path, what: historyToRead.what, loop: loop, logger: logger)
+        if let text = text(1) { tracker = decodeHistory(text) }
+        let alertsPath = alertsToRead.path
+        let alertsFile = try BackgroundFileWriter(path: alertsPath, what: alertsToRead.what, loop: loop, logger: logger)
         let desktop = DesktopNotifier(loop: loop, logger: logger)
         let alerts = LowSpaceAlerts(
             policy: state.configuration.notify,
-            alerts: LowSpaceAlerts.decode(reader.read(alertsPath, limit: 1 << 20, what: "the alerts file"), file: alertsPath, logger: logger),
+            alerts: LowSpaceAlerts.decode(text(2), file: alertsPath, logger: logger),
             presenter: desktop, file: alertsFile, logger: logger)
         let spaceAlerts = SpaceAlertNotifications(policy: state.configuration.notify, presenter: desktop, logger: logger)
         desktop.onIgnore = { [unowned alerts, unowned spaceAlerts] key in
@@ -129,6 +140,18 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         }
         signalSources.append(try SignalEventSource(loop: loop, signal: SIGHUP) { [unowned self] in _ = self.reload() })
         idleTimer = try TimerEventSource(loop: loop, accuracyMicroseconds: 1_000_000) { [unowned self] in self.closeIdleConnections() }
+        for (index, file) in [stateFileToRead, historyToRead, alertsToRead].enumerated() {
+            guard case .late(let read) = outcomes[index] else { continue }
+            lateFiles.append(try LateFileRead(read, loop: loop) { [unowned self] result in
+                self.lateFileArrived(index, text: reader.text(of: file, result))
+            })
+        }
+        if let read = pendingConfiguration {
+            lateFiles.append(try LateFileRead(read, loop: loop) { [unowned self] result in
+                self.pendingConfiguration = nil
+                _ = self.apply(self.loader.configuration(from: result), arrivedLate: true)
+            })
+        }
         let watchdog = try loop.enableWatchdog()
         logger.info("started: watching \(watches.map(\.path).joined(separator: ", ")) every \(DurationParser.describe(microseconds: settings.intervalMicroseconds))", metadata: [
             "paths": "\(watches.map(\.path).joined(separator: ", "))",
@@ -140,6 +163,33 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         if let problem = state.problem {
             logger.error("configuration refused: \(problem) (check it with: usedspace config check; then: systemctl --user reload usedspace)",
                          metadata: ["config": "\(paths.configFile)", "reason": "\(problem)"])
+        }
+    }
+
+    private func decodeHistory(_ text: String) -> TimeToFullTracker {
+        let (loaded, problems) = TimeToFullTracker.decode(text)
+        for problem in problems {
+            logger.warning("skipping part of the history file: \(problem)", metadata: ["file": "\(paths.stateDirectory)/history", "reason": "\(problem)"])
+        }
+        return loaded
+    }
+
+    /// A file of the state directory that answered after start-up: what it holds is added
+    /// to what the daemon has since made, never put in its place (newer).
+    private func lateFileArrived(_ index: Int, text: String?) {
+        guard let text else { return }
+        logger.notice("read \(["the state file", "the history file", "the alerts file"][index]) at last; what it holds is taken over")
+        switch index {
+        case 0:
+            let entries = loadStateFile(text)
+            restored = entries
+            for watch in watches {
+                if let snapshot = StateFile.snapshot(for: watch.path, in: entries) { watch.adopt(snapshot) }
+            }
+        case 1:
+            tracker.adopt(decodeHistory(text))
+        default:
+            alerts?.adopt(LowSpaceAlerts.decode(text, file: paths.stateDirectory + "/alerts.json", logger: logger))
         }
     }
 
@@ -320,11 +370,17 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     /// Reloads the configuration file: all of it, or nothing. Returns what it did, or why
     /// it kept the running configuration.
     private func reload() -> Result<String, ConfigurationRefusal> {
+        apply(Result { () throws(ConfigurationLoader.Failure) in try loader.load() }, arrivedLate: false)
+    }
+
+    /// Runs a configuration read from the file: all of it, or nothing. `arrivedLate`: the
+    /// file that had not answered at start-up, now read.
+    private func apply(_ loaded: Result<Configuration, ConfigurationLoader.Failure>, arrivedLate: Bool) -> Result<String, ConfigurationRefusal> {
         notifier.reloading()
         defer { notifier.ready(status: statusText) }
         let plan: ReloadPlan
         do {
-            let configuration = try loader.load()
+            let configuration = try loaded.get()
             plan = try ReloadPlan.prepare(configuration, replacing: state, factory: self, automatic: try automaticPaths(for: configuration))
         } catch {
             let refusal = ConfigurationRefusal(reason: "\(error)")
@@ -335,7 +391,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
             return .failure(refusal)
         }
         commit(plan)
-        let summary = "reloaded \(paths.configFile): watching \(watches.map(\.path).joined(separator: ", ")) every \(DurationParser.describe(microseconds: settings.intervalMicroseconds))"
+        let summary = (arrivedLate ? "read \(paths.configFile) at last" : "reloaded \(paths.configFile)") + ": watching \(watches.map(\.path).joined(separator: ", ")) every \(DurationParser.describe(microseconds: settings.intervalMicroseconds))"
         logger.notice("\(summary)", metadata: ["config": "\(paths.configFile)"])
         return .success(summary)
     }

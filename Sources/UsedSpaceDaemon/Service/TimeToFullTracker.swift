@@ -19,6 +19,12 @@ struct TimeToFullTracker {
         self.histories = histories
     }
 
+    /// The history file read late (it answered after start-up): the histories of the paths
+    /// this run has not recorded yet.
+    mutating func adopt(_ stored: TimeToFullTracker) {
+        histories.merge(stored.histories) { current, _ in current }
+    }
+
     /// Reads the history file; the problems are of the lines that did not read.
     static func decode(_ text: String) -> (tracker: TimeToFullTracker, problems: [String]) {
         let (histories, problems) = HistoryFile.decode(text)

@@ -76,6 +76,13 @@ final class WatchedPath: ServedWatch {
         if first && snapshots.isEmpty { published(self, nil) }
     }
 
+    /// A snapshot of the state file that was read late: shown while nothing is, and its seq
+    /// carried on (Publisher.adopt).
+    func adopt(_ restored: Snapshot) {
+        let current = sampler.adopt(restored)
+        if snapshot == nil, let current { show(current) }
+    }
+
     /// Makes `snapshot` the one shown (the manager has added its time-to-full estimate).
     func show(_ snapshot: Snapshot) {
         self.snapshot = snapshot
