@@ -1,7 +1,9 @@
 import Foundation
 
-/// usedspaced started directly (not by systemd), for protocol and lifecycle tests.
-final class DaemonProcess {
+/// usedspaced started directly (not by systemd): for what only a direct start shows (the
+/// socket it binds itself, its command line, a run under strace). What the daemon serves is
+/// checked on UserServiceDaemon, the daemon as users run it.
+final class DaemonProcess: TestedDaemon {
     let process: Process
     let directory: String
     let socketPath: String
@@ -45,9 +47,27 @@ final class DaemonProcess {
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
+    var pid: pid_t? { process.isRunning ? process.processIdentifier : nil }
+    var isRunning: Bool { process.isRunning }
+    var log: Locked<String> { stderrText }
+    var home: String { userHome }
+
+    func client() throws -> ProtocolClient { try ProtocolClient(path: socketPath) }
+
+    /// The client against this daemon's socket.
+    func usedspace(_ arguments: [String], environment extra: [String: String] = [:], stdin: Data? = nil,
+                   timeout: TimeInterval = 30) throws -> CommandResult {
+        var environment = ["USEDSPACE_SOCKET": socketPath, "HOME": userHome, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        for (key, value) in extra { environment[key] = value }
+        return try CommandRunner.run(CommandRunner.usedspace, arguments, environment: environment, stdin: stdin, timeout: timeout)
+    }
+
     /// Sends SIGTERM and returns the exit status.
     @discardableResult
-    func stop(seconds: Double = 10) -> Int32? {
+    func stop() -> Int32? { stop(seconds: 10) }
+
+    @discardableResult
+    func stop(seconds: Double) -> Int32? {
         guard process.isRunning else { return process.terminationStatus }
         signal(SIGTERM)
         guard waitUntil(seconds: seconds, { !self.process.isRunning }) else { return nil }

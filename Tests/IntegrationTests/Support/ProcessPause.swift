@@ -21,9 +21,3 @@ func whileStopped<Result>(_ pid: pid_t, _ body: () throws -> Result) throws -> R
     guard stopped else { throw HarnessFailure("process \(pid) did not stop") }
     return try body()
 }
-
-extension DaemonProcess {
-    func whileStopped<Result>(_ body: () throws -> Result) throws -> Result {
-        try IntegrationTests.whileStopped(process.processIdentifier, body)
-    }
-}

@@ -9,7 +9,7 @@ import Foundation
 /// (`systemctl --user edit usedspace.service`: ExecStart= emptied and set again): the unit's
 /// sandboxing stays as shipped. Paths a test watches must be reachable by the user (the
 /// scratch directories are mode 0755).
-final class UserServiceDaemon {
+final class UserServiceDaemon: TestedDaemon {
     let manager: SystemdUserManager
     let user: SystemdUserManager.TestUser
     let log: JournalLog
