@@ -87,6 +87,20 @@ import Testing
         }
     }
 
+    /// Every metric of the Prometheus textfile (the renderers' source) is in docs/prometheus.md,
+    /// where usedspaced(8) sends the reader.
+    @Test func everyMetricIsInThePrometheusReference() throws {
+        let reference = try Self.text("docs/prometheus.md")
+        var metrics: Set<String> = []
+        for file in ["Sources/UsedSpaceCore/Metrics/PrometheusTextRenderer.swift", "Sources/UsedSpaceCore/Metrics/PrometheusSpaceDetails.swift"] {
+            metrics.formUnion(try Self.text(file).matches(of: /Family\(name: "(usedspace_[a-z_]+)"/).map { String($0.output.1) })
+        }
+        #expect(metrics.count > 20, "\(metrics)")
+        for metric in metrics {
+            #expect(reference.contains("`\(metric)"), "docs/prometheus.md does not describe \(metric)")
+        }
+    }
+
     /// Every placeholder the template parser knows (as its error message lists them) is in
     /// usedspace(1)'s TEMPLATES and described in docs/templates.md.
     @Test(Prerequisite.enabled(Prerequisite.hasCommand("mandoc"), "needs mandoc"))
