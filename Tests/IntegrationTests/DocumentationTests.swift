@@ -44,6 +44,81 @@ import Testing
         }
     }
 
+    static func text(_ file: String) throws -> String {
+        try String(contentsOf: repository.appendingPathComponent(file), encoding: .utf8)
+    }
+
+    /// The reference material is in docs/ (the package installs every docs/*.md in
+    /// /usr/share/doc/usedspace/docs/): every document a man page names is there.
+    @Test(arguments: manPages)
+    func theDocumentsAManPageNamesExist(_ page: String) throws {
+        let names = Set(try Self.text(page).matches(of: /([A-Za-z0-9_-]+)\.md\b/).map { String($0.output.0) })
+        #expect(page != "man/usedspace.1" || names.isSuperset(of: ["output.md", "json.md", "templates.md", "list.md"]), "\(names)")
+        for name in names {
+            #expect(FileManager.default.fileExists(atPath: Self.repository.appendingPathComponent("docs/" + name).path), "\(page) names docs/\(name)")
+        }
+    }
+
+    /// Every relative link of the README and of docs/*.md leads to a file of the repository.
+    @Test func theMarkdownLinksResolve() throws {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        for file in ["README.md"] + docs {
+            let directory = Self.repository.appendingPathComponent(file).deletingLastPathComponent()
+            for link in try Self.text(file).matches(of: /\]\(([^)#:\s]+)(#[^)]*)?\)/) {
+                let target = directory.appendingPathComponent(String(link.output.1)).path
+                #expect(FileManager.default.fileExists(atPath: target), "\(file): \(link.output.0)")
+            }
+        }
+    }
+
+    /// Every key the JSON output can have (the renderers' source, nested objects included)
+    /// is described in docs/json.md, and so is every key of the contract.
+    @Test func everyJSONKeyIsInTheJSONReference() throws {
+        let reference = try Self.text("docs/json.md")
+        var keys: Set<String> = ["path", "mountpoint", "fstype", "total_bytes", "used_bytes", "free_bytes", "reserved_bytes", "used_rate",
+                                 "used_percent", "seq", "sampled_at", "state", "source", "error"]
+        for file in ["Sources/UsedSpaceCore/Rendering/JSONRenderer.swift", "Sources/UsedSpaceCore/Rendering/SpaceDetailsJSON.swift"] {
+            keys.formUnion(try Self.text(file).matches(of: /\.add(?:Raw)?\("([a-z_]+)"/).map { String($0.output.1) })
+        }
+        #expect(keys.count > 30, "\(keys)")
+        for key in keys {
+            #expect(reference.contains("`\(key)`"), "docs/json.md does not describe \(key)")
+        }
+    }
+
+    /// Every metric of the Prometheus textfile (the renderers' source) is in docs/prometheus.md,
+    /// where usedspaced(8) sends the reader.
+    @Test func everyMetricIsInThePrometheusReference() throws {
+        let reference = try Self.text("docs/prometheus.md")
+        var metrics: Set<String> = []
+        for file in ["Sources/UsedSpaceCore/Metrics/PrometheusTextRenderer.swift", "Sources/UsedSpaceCore/Metrics/PrometheusSpaceDetails.swift"] {
+            metrics.formUnion(try Self.text(file).matches(of: /Family\(name: "(usedspace_[a-z_]+)"/).map { String($0.output.1) })
+        }
+        #expect(metrics.count > 20, "\(metrics)")
+        for metric in metrics {
+            #expect(reference.contains("`\(metric)"), "docs/prometheus.md does not describe \(metric)")
+        }
+    }
+
+    /// Every placeholder the template parser knows (as its error message lists them) is in
+    /// usedspace(1)'s TEMPLATES and described in docs/templates.md.
+    @Test(Prerequisite.enabled(Prerequisite.hasCommand("mandoc"), "needs mandoc"))
+    func everyPlaceholderIsDocumented() throws {
+        let result = try CommandRunner.run(CommandRunner.usedspace, ["status", "--no-daemon", "--template", "{no_such_placeholder}"])
+        let list = try #require(result.stderr.firstMatch(of: /the placeholders are ([a-z_, ]+)/)?.output.1, "\(result.stderr)")
+        let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(names.count > 15, "\(names)")
+        let page = try Self.rendered("man/usedspace.1")
+        let start = try #require(page.range(of: "\nTEMPLATES\n"))
+        let templates = page[start.upperBound...].prefix(1500)
+        let reference = try Self.text("docs/templates.md")
+        for name in names {
+            #expect(templates.contains(name), "usedspace(1) TEMPLATES does not name \(name)")
+            #expect(reference.contains("{\(name)}"), "docs/templates.md does not describe {\(name)}")
+        }
+    }
+
     /// `make install` into a user prefix, then a real user manager finds the units there and
     /// socket activation starts the installed daemon.
     @Test(Prerequisite.enabled(SystemdUserManager.available && Prerequisite.hasCommand("make"), "needs root, systemd and make"))
