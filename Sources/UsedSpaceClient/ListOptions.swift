@@ -31,7 +31,7 @@ struct ListOptions: Equatable {
         read-only mark, and the time to full where usedspaced has an estimate. Sorted by
         mount point. "Real" leaves out pseudo filesystems (proc, sysfs, cgroup…), memory
         filesystems (tmpfs), squashfs images (snaps), bind mounts and other mounts of a
-        filesystem already shown: the rule is under list in usedspace(1). A network or
+        filesystem already shown: the whole rule is in docs/list.md. A network or
         FUSE filesystem is measured in a process of its own: one that does not answer
         within --timeout is a row that says so. The table fits the terminal (columns go
         in a documented order) and is coloured on a terminal unless NO_COLOR is set.

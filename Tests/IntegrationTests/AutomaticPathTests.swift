@@ -3,8 +3,12 @@ import Testing
 
 /// `path = auto`: the daemon watches every real filesystem and follows mounts and unmounts
 /// as they happen, on real mounts. The machine's other mounts (and other tests' mounts,
-/// made meanwhile) are watched too: every check here looks at this test's own paths.
-@Suite(.serialized) struct AutomaticPathTests {
+/// made meanwhile) are watched too: every check here looks at this test's own paths. The
+/// daemon runs as users run it (UserServiceDaemon), in a session without other people's
+/// mounts that may hang; the tests hold HangingMountExclusion, so that no other test's
+/// hanging FUSE mount is among the filesystems it follows (HangingMount holds it too).
+@Suite(.serialized, Prerequisite.root, Prerequisite.enabled(UserServiceDaemon.available, "needs systemd (a user manager and journald), useradd, setpriv, nsenter"))
+struct AutomaticPathTests {
     /// Reads a subscriber's updates until one of them (a JSON snapshot) satisfies `wanted`.
     static func update(_ client: ProtocolClient, seconds: Double = 10, _ what: String = "", where wanted: ([String: Any]) -> Bool) throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(seconds)
@@ -18,14 +22,14 @@ import Testing
     }
 
     /// The paths `status all` shows now.
-    static func watchedPaths(_ daemon: DaemonProcess) throws -> [String] {
-        let answer = try ProtocolClient(path: daemon.socketPath).request("status json all", timeout: 15)
+    static func watchedPaths(_ daemon: some TestedDaemon) throws -> [String] {
+        let answer = try daemon.client().request("status json all", timeout: 15)
         return answer.lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["path"] as? String }
     }
 
     /// The highest "(read N)" of the daemon's log: how often it read the mount table.
-    static func mountTableReads(_ daemon: DaemonProcess) -> Int {
-        let text = daemon.stderrText.value
+    static func mountTableReads(_ daemon: some TestedDaemon) -> Int {
+        let text = daemon.log.value
         var highest = 0
         for line in text.split(separator: "\n") where line.contains("mount table") {
             guard let range = line.range(of: "(read ") else { continue }
@@ -35,20 +39,22 @@ import Testing
         return highest
     }
 
-    @Test(Prerequisite.root) func aMountIsWatchedAndItsUnmountEndsIt() throws {
+    @Test func aMountIsWatchedAndItsUnmountEndsIt() throws {
+        let exclusion = HangingMountExclusion.Hold()
+        defer { withExtendedLifetime(exclusion) {} }
         let scratch = try ScratchDirectory("auto")
         let prometheus = scratch.subpath("prometheus")
         try FileManager.default.createDirectory(atPath: prometheus, withIntermediateDirectories: true)
         // --verbose: reads of the table that change nothing are logged too.
-        let daemon = try DaemonProcess(arguments: ["--path", "auto", "--interval", "200ms", "--timeout", "1s", "--textfile-dir", prometheus, "--verbose"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", "auto", "--interval", "200ms", "--timeout", "1s", "--textfile-dir", prometheus, "--verbose"],
+                                           dropIn: "ReadWritePaths=\(prometheus)")
+        try daemon.manager.giveToUser(prometheus)
         try daemon.waitUntilAnswering()
-        let subscriber = try ProtocolClient(path: daemon.socketPath)
+        let subscriber = try daemon.client()
         #expect(try subscriber.request("subscribe json all", timeout: 15).header.hasPrefix("ok "))
-        let watch = try WatchProcess(["--all", "--format", "json"],
-                                     environment: ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": userHome, "XDG_CONFIG_HOME": "/nonexistent"])
+        let watch = try daemon.watch(["--all", "--format", "json"])
         _ = try watch.waitForLine()
-        let bar = try WatchProcess(["--all", "--format", "i3bar"],
-                                   environment: ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": userHome, "XDG_CONFIG_HOME": "/nonexistent"])
+        let bar = try daemon.watch(["--all", "--format", "i3bar"])
         _ = try bar.waitForLine(after: 1)
 
         let disk = try scratch.mountExt4(at: "disk", megabytes: 32, reservedPercent: 5)
@@ -97,10 +103,10 @@ import Testing
         // Other suites' unmounts may be read in the same change: this disk among them. The
         // line is logged after the subscribers were told.
         #expect(waitUntil(seconds: 5) {
-            daemon.stderrText.value.split(separator: "\n").contains { line in
+            daemon.log.value.split(separator: "\n").contains { line in
                 line.range(of: "stopped watching ").map { line[$0.upperBound...].contains(disk) } ?? false
             }
-        }, "\(daemon.stderrText.value)")
+        }, "\(daemon.log.value)")
 
         // Mounted again: followed once more.
         try CommandRunner.shell("mount -o loop \(quoted(scratch.subpath("disk.img"))) \(quoted(disk))")
@@ -111,22 +117,21 @@ import Testing
 
     /// The configuration of the README and usedspace.conf(5), as written: the home directory
     /// first, every other real filesystem after it, the home's filesystem once.
-    @Test(Prerequisite.root) func theDocumentedConfigurationWatchesHomeFirstAndItsFilesystemOnce() throws {
+    @Test func theDocumentedConfigurationWatchesHomeFirstAndItsFilesystemOnce() throws {
+        let exclusion = HangingMountExclusion.Hold()
+        defer { withExtendedLifetime(exclusion) {} }
         let scratch = try ScratchDirectory("auto-documented")
         let disk = try scratch.mountExt4(at: "disk", megabytes: 32, reservedPercent: 5)
-        let config = scratch.subpath("config")
-        try "[daemon]\npath = ~\npath = auto\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(arguments: ["--config", config, "--timeout", "1s"], environment: ["HOME": userHome])
+        let daemon = try UserServiceDaemon(config: "[daemon]\npath = ~\npath = auto\nsample-timeout = 1s\n")
         try daemon.waitUntilAnswering()
-        let answer = try ProtocolClient(path: daemon.socketPath).request("status json all", timeout: 15)
+        let answer = try daemon.client().request("status json all", timeout: 15)
         let objects = answer.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let home = try #require(objects.first)
-        #expect(home["path"] as? String == URL(fileURLWithPath: userHome).resolvingSymlinksInPath().path)
+        #expect(home["path"] as? String == URL(fileURLWithPath: daemon.home).resolvingSymlinksInPath().path)
         let homeMount = try #require(home["mountpoint"] as? String)
         #expect(objects.dropFirst().allSatisfy { $0["mountpoint"] as? String != homeMount }, "the home's filesystem once: \(answer.lines)")
         #expect(objects.contains { $0["path"] as? String == disk })
-        let client = try CommandRunner.run(CommandRunner.usedspace, ["status", "--all"],
-                                           environment: ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": userHome, "XDG_CONFIG_HOME": "/nonexistent"])
+        let client = try daemon.usedspace(["status", "--all"])
         // Other suites' mounts are watched too, and one may be failing meanwhile (a FUSE
         // filesystem that hangs on purpose): then the exit status is 1, for it alone.
         let failures = client.stderrLines.filter { $0.hasPrefix("usedspace: ") }
@@ -136,14 +141,18 @@ import Testing
 
     /// Without a daemon, `status --all` shows what the daemon would watch now, and
     /// `config check` says what auto means; a misspelt auto names the right values.
-    @Test(Prerequisite.root) func theClientUnderstandsAutoWithoutADaemon() throws {
+    @Test func theClientUnderstandsAutoWithoutADaemon() throws {
+        let exclusion = HangingMountExclusion.Hold()
+        defer { withExtendedLifetime(exclusion) {} }
         let scratch = try ScratchDirectory("auto-client")
         let disk = try scratch.mountExt4(at: "disk", megabytes: 32, reservedPercent: 5)
         let config = scratch.subpath("config/usedspace/config")
         try FileManager.default.createDirectory(atPath: scratch.subpath("config/usedspace"), withIntermediateDirectories: true)
         try "[daemon]\npath = auto\n".write(toFile: config, atomically: true, encoding: .utf8)
         let environment = ["XDG_CONFIG_HOME": scratch.subpath("config"), "HOME": userHome, "USEDSPACE_SOCKET": scratch.subpath("none.sock")]
-        let status = try CommandRunner.run(CommandRunner.usedspace, ["status", "--all", "--format", "json"], environment: environment)
+        // Without other people's mounts that may hang: what they would show is theirs.
+        let isolated = ForeignMounts.isolated([CommandRunner.usedspace, "status", "--all", "--format", "json"])
+        let status = try CommandRunner.run(isolated[0], Array(isolated.dropFirst()), environment: environment)
         #expect(status.status == 0, "\(status.stderr)")
         let objects = status.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(objects.contains { $0["path"] as? String == disk && $0["source"] as? String == "direct" })
@@ -161,14 +170,17 @@ import Testing
 
     /// `watch --all` without a daemon follows the mount table as the daemon does: a disk
     /// mounted gets a block, an unmounted one's ends.
-    @Test(Prerequisite.root) func watchWithoutADaemonFollowsMounts() throws {
+    @Test func watchWithoutADaemonFollowsMounts() throws {
+        let exclusion = HangingMountExclusion.Hold()
+        defer { withExtendedLifetime(exclusion) {} }
         let scratch = try ScratchDirectory("auto-watch")
         let config = scratch.subpath("config/usedspace/config")
         try FileManager.default.createDirectory(atPath: scratch.subpath("config/usedspace"), withIntermediateDirectories: true)
         try "[daemon]\npath = auto\n".write(toFile: config, atomically: true, encoding: .utf8)
         let environment = ["XDG_CONFIG_HOME": scratch.subpath("config"), "HOME": userHome, "USEDSPACE_SOCKET": scratch.subpath("none.sock"),
                            "PATH": "/usr/bin:/bin"]
-        let watch = try WatchProcess(["--all", "--format", "json", "--interval", "200ms"], environment: environment)
+        let isolated = ForeignMounts.isolated([CommandRunner.usedspace, "watch", "--all", "--format", "json", "--interval", "200ms"])
+        let watch = try WatchProcess(ClientCommand(executable: isolated[0], arguments: Array(isolated.dropFirst()), environment: environment))
         try watch.waitForLine { WatchProcess.json($0)?["path"] as? String == "/" }
         let disk = try scratch.mountExt4(at: "usb", megabytes: 32, reservedPercent: 0)
         let seen = try watch.waitForLine { WatchProcess.json($0)?["path"] as? String == disk }
@@ -182,11 +194,13 @@ import Testing
     }
 
     /// Thirty mounts at once (a container starting) are read as one change, or a few.
-    @Test(Prerequisite.root) func aMountStormIsReadOnceNotPerMount() throws {
+    @Test func aMountStormIsReadOnceNotPerMount() throws {
+        let exclusion = HangingMountExclusion.Hold()
+        defer { withExtendedLifetime(exclusion) {} }
         let scratch = try ScratchDirectory("storm")
-        let daemon = try DaemonProcess(arguments: ["--path", "auto", "--timeout", "1s", "--verbose"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", "auto", "--timeout", "1s", "--verbose"])
         try daemon.waitUntilAnswering()
-        let subscriber = try ProtocolClient(path: daemon.socketPath)
+        let subscriber = try daemon.client()
         _ = try subscriber.request("subscribe json all", timeout: 15)
         // An ext4 image last, so that the storm ends with a filesystem the daemon shows.
         let image = scratch.subpath("last.img"), last = scratch.subpath("last")
@@ -207,7 +221,7 @@ import Testing
         usleep(600_000)
         let unmountReads = Self.mountTableReads(daemon) - unmountBefore
         #expect(unmountReads >= 1 && unmountReads <= 8, "\(unmountReads) reads of the mount table for 31 unmounts")
-        #expect(try ProtocolClient(path: daemon.socketPath).request("ping").lines == ["pong"])
+        #expect(try daemon.client().request("ping").lines == ["pong"])
     }
 
     /// A FUSE filesystem that hangs in every call: watched when mounted, reported as not
@@ -218,9 +232,9 @@ import Testing
     func aHangingFilesystemIsWatchedWithoutStallingTheDaemon() throws {
         let scratch = try ScratchDirectory("auto-hang")
         let disk = try scratch.mountExt4(at: "disk", megabytes: 32, reservedPercent: 0)
-        let daemon = try DaemonProcess(arguments: ["--path", "auto", "--interval", "200ms", "--timeout", "1s"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", "auto", "--interval", "200ms", "--timeout", "1s"])
         try daemon.waitUntilAnswering()
-        let subscriber = try ProtocolClient(path: daemon.socketPath)
+        let subscriber = try daemon.client()
         _ = try subscriber.request("subscribe json all", timeout: 15)
         let hanging = try HangingMount()
         let mountPoint = hanging.mountPoint
@@ -241,7 +255,7 @@ import Testing
         }
         #expect(lastSeq >= 3)
         let started = Date()
-        #expect(try ProtocolClient(path: daemon.socketPath).request("ping").lines == ["pong"])
+        #expect(try daemon.client().request("ping").lines == ["pong"])
         #expect(Date().timeIntervalSince(started) < 1)
         _ = try CommandRunner.run("/usr/bin/fusermount3", ["-u", "-z", mountPoint], timeout: 10)
         let ended = try Self.update(subscriber) { $0["path"] as? String == mountPoint && $0["watch_ended"] as? Bool == true }
@@ -266,9 +280,9 @@ import Testing
         let scratch = try ScratchDirectory("over-mount")
         let covered = try scratch.mountExt4(at: "covered", megabytes: 32, reservedPercent: 0)
         let disk = try scratch.mountExt4(at: "disk", megabytes: 32, reservedPercent: 0)
-        let daemon = try DaemonProcess(arguments: ["--path", covered, "--path", disk, "--interval", "200ms", "--timeout", "1s"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", covered, "--path", disk, "--interval", "200ms", "--timeout", "1s"])
         try daemon.waitUntilAnswering()
-        let subscriber = try ProtocolClient(path: daemon.socketPath)
+        let subscriber = try daemon.client()
         let initial = try subscriber.request("subscribe json all", timeout: 15).lines.compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
@@ -292,7 +306,7 @@ import Testing
             lastSeq = moved["seq"] as? Int ?? 0
         }
         #expect(diskStates.allSatisfy { $0 == "fresh" }, "\(diskStates)")
-        #expect(try ProtocolClient(path: daemon.socketPath).request("ping").lines == ["pong"])
+        #expect(try daemon.client().request("ping").lines == ["pong"])
         // The covered path's call returns once the server answers: it shows the FUSE
         // filesystem from then on, on a thread of its own.
         hanging.release()
@@ -303,44 +317,42 @@ import Testing
 
     /// A reload switches auto on and off (all or nothing, as any reload); a restart watches
     /// what is mounted then, its last snapshot restored from the state file.
-    @Test(Prerequisite.root) func reloadSwitchesAutoOnAndOffAndARestartRestores() throws {
+    @Test func reloadSwitchesAutoOnAndOffAndARestartRestores() throws {
+        let exclusion = HangingMountExclusion.Hold()
+        defer { withExtendedLifetime(exclusion) {} }
         let scratch = try ScratchDirectory("auto-reload")
         let disk = try scratch.mountExt4(at: "disk", megabytes: 32, reservedPercent: 5)
-        let state = scratch.subpath("state"), socket = scratch.subpath("s.sock"), config = scratch.subpath("config")
-        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
-        try "[daemon]\npath = /\ninterval = 200ms\n".write(toFile: config + "/usedspace", atomically: true, encoding: .utf8)
-        var daemon: DaemonProcess? = try DaemonProcess(arguments: ["--config", config + "/usedspace", "--timeout", "1s"],
-                                                      socketPath: socket, stateDirectory: state)
-        try daemon!.waitUntilAnswering()
-        #expect(try Self.watchedPaths(daemon!) == ["/"])
-        try "[daemon]\npath = /\npath = auto\ninterval = 200ms\n".write(toFile: config + "/usedspace", atomically: true, encoding: .utf8)
-        let reload = try CommandRunner.run(CommandRunner.usedspaced, ["--reload", "--socket", socket])
+        let daemon = try UserServiceDaemon(config: "[daemon]\npath = /\ninterval = 200ms\nsample-timeout = 1s\n")
+        try daemon.waitUntilAnswering()
+        #expect(try Self.watchedPaths(daemon) == ["/"])
+        // systemctl --user reload: ExecReload= answers once the file is applied, or fails.
+        try daemon.manager.writeConfig("[daemon]\npath = /\npath = auto\ninterval = 200ms\nsample-timeout = 1s\n")
+        let reload = try daemon.manager.systemctl("reload", "usedspace.service")
         #expect(reload.status == 0, "\(reload.stderr)")
-        let withAuto = try Self.watchedPaths(daemon!)
+        let withAuto = try Self.watchedPaths(daemon)
         #expect(withAuto.first == "/" && withAuto.contains(disk) && !withAuto.dropFirst().contains("/"), "\(withAuto)")
-        // A typo: refused, auto keeps running.
-        try "[daemon]\npath = /\npath = autp\n".write(toFile: config + "/usedspace", atomically: true, encoding: .utf8)
-        let refused = try CommandRunner.run(CommandRunner.usedspaced, ["--reload", "--socket", socket])
-        #expect(refused.status == 1)
-        #expect(refused.stderr.contains("path: 'autp' must be an absolute path, start with ~/, or be auto"), "\(refused.stderr)")
-        #expect(try Self.watchedPaths(daemon!).contains(disk))
+        // A typo: refused (the reload fails, the reason is in the journal), auto keeps running.
+        try daemon.manager.writeConfig("[daemon]\npath = /\npath = autp\n")
+        let refused = try daemon.manager.systemctl("reload", "usedspace.service")
+        #expect(refused.status != 0)
+        #expect(waitUntil(seconds: 5) { daemon.log.value.contains("path: 'autp' must be an absolute path, start with ~/, or be auto") },
+                "\(daemon.log.value)")
+        #expect(try Self.watchedPaths(daemon).contains(disk))
         // Restart: the disk's last snapshot is served at once, stale until sampled.
-        #expect(daemon!.stop() == 0)
-        daemon = nil
-        try "[daemon]\npath = /\npath = auto\ninterval = 1h\n".write(toFile: config + "/usedspace", atomically: true, encoding: .utf8)
-        daemon = try DaemonProcess(arguments: ["--config", config + "/usedspace", "--timeout", "1s"], socketPath: socket, stateDirectory: state)
-        try daemon!.waitUntilAnswering()
+        #expect(daemon.stop() == 0)
+        try daemon.manager.writeConfig("[daemon]\npath = /\npath = auto\ninterval = 1h\nsample-timeout = 1s\n")
+        try daemon.waitUntilAnswering()
         var answer: ProtocolClient.Frame?
         #expect(waitUntil(seconds: 10) {
-            answer = try? ProtocolClient(path: socket).request("status json path=\(disk)", timeout: 15)
+            answer = try? daemon.client().request("status json path=\(disk)", timeout: 15)
             return answer?.json?["state"] as? String == "fresh"
         })
         #expect(answer?.json?["path"] as? String == disk)
         // Its first sample after the restart follows the restored snapshot (seq 1 before).
         #expect((answer?.json?["seq"] as? Int ?? 0) >= 2, "the seq continues from the state file: \(answer?.lines ?? [])")
         // Off again: the disk's watch ends.
-        try "[daemon]\npath = /\n".write(toFile: config + "/usedspace", atomically: true, encoding: .utf8)
-        #expect(try CommandRunner.run(CommandRunner.usedspaced, ["--reload", "--socket", socket]).status == 0)
-        #expect(try Self.watchedPaths(daemon!) == ["/"])
+        try daemon.manager.writeConfig("[daemon]\npath = /\n")
+        #expect(try daemon.manager.systemctl("reload", "usedspace.service").status == 0)
+        #expect(try Self.watchedPaths(daemon) == ["/"])
     }
 }

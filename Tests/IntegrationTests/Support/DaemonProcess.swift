@@ -55,11 +55,11 @@ final class DaemonProcess: TestedDaemon {
     func client() throws -> ProtocolClient { try ProtocolClient(path: socketPath) }
 
     /// The client against this daemon's socket.
-    func usedspace(_ arguments: [String], environment extra: [String: String] = [:], stdin: Data? = nil,
-                   timeout: TimeInterval = 30) throws -> CommandResult {
-        var environment = ["USEDSPACE_SOCKET": socketPath, "HOME": userHome, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+    func clientCommand(_ arguments: [String], environment extra: [String: String]) -> ClientCommand {
+        var environment = ["USEDSPACE_SOCKET": socketPath, "HOME": userHome, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+                           "XDG_CONFIG_HOME": directory + "/config"]
         for (key, value) in extra { environment[key] = value }
-        return try CommandRunner.run(CommandRunner.usedspace, arguments, environment: environment, stdin: stdin, timeout: timeout)
+        return ClientCommand(executable: CommandRunner.usedspace, arguments: arguments, environment: environment)
     }
 
     /// Sends SIGTERM and returns the exit status.

@@ -17,8 +17,8 @@ protocol TestedDaemon: AnyObject {
 
     /// A protocol connection that the daemon serves (as its user).
     func client() throws -> ProtocolClient
-    /// The client program against this daemon, as its user would run it.
-    func usedspace(_ arguments: [String], environment extra: [String: String], stdin: Data?, timeout: TimeInterval) throws -> CommandResult
+    /// How to run the client program against this daemon, as its user would.
+    func clientCommand(_ arguments: [String], environment extra: [String: String]) -> ClientCommand
     func waitUntilAnswering(seconds: Double) throws
     func signal(_ number: Int32)
     /// Stops it; its exit status, or nil when it did not stop cleanly.
@@ -33,9 +33,24 @@ protocol LogText {
 extension Locked: LogText where Value == String {}
 extension JournalLog: LogText {}
 
+/// A command line of the client, with the environment it runs in.
+struct ClientCommand {
+    var executable: String
+    var arguments: [String]
+    var environment: [String: String]
+}
+
 extension TestedDaemon {
-    func usedspace(_ arguments: [String], environment extra: [String: String] = [:]) throws -> CommandResult {
-        try usedspace(arguments, environment: extra, stdin: nil, timeout: 30)
+    /// The client program against this daemon, as its user would run it.
+    func usedspace(_ arguments: [String], environment extra: [String: String] = [:], stdin: Data? = nil,
+                   timeout: TimeInterval = 30) throws -> CommandResult {
+        let command = clientCommand(arguments, environment: extra)
+        return try CommandRunner.run(command.executable, command.arguments, environment: command.environment, stdin: stdin, timeout: timeout)
+    }
+
+    /// `usedspace watch …` against this daemon, as its user would run it.
+    func watch(_ arguments: [String], environment extra: [String: String] = [:]) throws -> WatchProcess {
+        try WatchProcess(clientCommand(["watch"] + arguments, environment: extra))
     }
 
     func waitUntilAnswering() throws { try waitUntilAnswering(seconds: 20) }

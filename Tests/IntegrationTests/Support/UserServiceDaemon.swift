@@ -64,13 +64,12 @@ final class UserServiceDaemon: TestedDaemon {
     }
 
     /// The client as the user, in the user's session (environment, mount namespace).
-    func usedspace(_ arguments: [String], environment extra: [String: String] = [:], stdin: Data? = nil,
-                   timeout: TimeInterval = 30) throws -> CommandResult {
-        let command = manager.userCommand
+    func clientCommand(_ arguments: [String], environment extra: [String: String]) -> ClientCommand {
+        let session = manager.userCommand
         var environment = manager.environment
         for (key, value) in extra { environment[key] = value }
-        return try CommandRunner.run(command.executable, command.arguments + [CommandRunner.usedspace] + arguments,
-                                     environment: environment, stdin: stdin, timeout: timeout)
+        return ClientCommand(executable: session.executable, arguments: session.arguments + [CommandRunner.usedspace] + arguments,
+                             environment: environment)
     }
 
     /// The service's main process, while it runs.

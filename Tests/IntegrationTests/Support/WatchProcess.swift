@@ -11,10 +11,15 @@ final class WatchProcess {
     private let partial = Locked(Data())
     let stderrText = Locked("")
 
-    init(_ arguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: CommandRunner.usedspace)
-        process.arguments = ["watch"] + arguments
-        process.environment = environment
+    convenience init(_ arguments: [String], environment: [String: String]) throws {
+        try self.init(ClientCommand(executable: CommandRunner.usedspace, arguments: ["watch"] + arguments, environment: environment))
+    }
+
+    /// A client command line that runs `watch` (TestedDaemon.watch).
+    init(_ command: ClientCommand) throws {
+        process.executableURL = URL(fileURLWithPath: command.executable)
+        process.arguments = command.arguments
+        process.environment = command.environment
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
