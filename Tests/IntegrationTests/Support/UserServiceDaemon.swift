@@ -98,28 +98,36 @@ final class UserServiceDaemon: TestedDaemon {
     }
 }
 
-/// The daemon's journal entries since a point, as the lines its stderr would have had
+/// The daemon's journal entries since it was made, as the lines its stderr would have had
 /// ("usedspaced: warning: message (key=value …)"): the journal has each metadata field as
-/// USEDSPACE_KEY. Read incrementally (journalctl --after-cursor).
+/// USEDSPACE_KEY. Read incrementally: after the cursor of the last entry read, which is
+/// one of ours (journalctl skips the first entry it finds after a cursor whose own entry
+/// the filter leaves out: a cursor of another program's entry lost our first one).
 final class JournalLog {
     private let uid: uid_t
+    /// When it was made, in µs since the epoch (__REALTIME_TIMESTAMP's unit).
+    private let since: UInt64
     private let state: Locked<(cursor: String?, text: String)>
 
     init(uid: uid_t) throws {
         self.uid = uid
-        let head = try CommandRunner.run("/usr/bin/journalctl", ["--no-pager", "-n", "0", "--show-cursor"])
-        let cursor = head.stdout.split(separator: "\n").last { $0.hasPrefix("-- cursor: ") }.map { String($0.dropFirst(11)) }
-        state = Locked((cursor, ""))
+        since = UInt64(Date().timeIntervalSince1970 * 1_000_000)
+        state = Locked((nil, ""))
     }
 
     /// Everything so far.
     var text: String {
         state.update { state in
             var arguments = ["--no-pager", "-o", "json", "_UID=\(uid)", "SYSLOG_IDENTIFIER=usedspaced"]
-            if let cursor = state.cursor { arguments.append("--after-cursor=" + cursor) }
+            if let cursor = state.cursor {
+                arguments.append("--after-cursor=" + cursor)
+            } else {
+                arguments.append("--since=@\(since / 1_000_000)")
+            }
             guard let result = try? CommandRunner.run("/usr/bin/journalctl", arguments), result.status == 0 else { return state.text }
             for line in result.stdout.split(separator: "\n") {
-                guard let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+                guard let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                      let time = (entry["__REALTIME_TIMESTAMP"] as? String).flatMap(UInt64.init), time >= since else { continue }
                 if let cursor = entry["__CURSOR"] as? String { state.cursor = cursor }
                 state.text += Self.line(entry) + "\n"
             }
@@ -135,7 +143,8 @@ final class JournalLog {
         let level = levels[entry["PRIORITY"] as? String ?? ""] ?? "info"
         let message = entry["MESSAGE"] as? String ?? ""
         let fields = entry.compactMap { key, value -> String? in
-            guard key.hasPrefix("USEDSPACE_"), let value = value as? String else { return nil }
+            // As the stderr handler writes them: a value the message says already is left out.
+            guard key.hasPrefix("USEDSPACE_"), let value = value as? String, !message.contains(value) else { return nil }
             return key.dropFirst(10).lowercased() + "=" + value
         }.sorted()
         return "usedspaced: \(level): \(message)" + (fields.isEmpty ? "" : " (" + fields.joined(separator: " ") + ")")
