@@ -4,7 +4,8 @@ import Testing
 /// Clients that come and go as a user's day makes them: a bar restarted, a `watch` killed, a
 /// script that half-closes and then vanishes. Every one of them must cost the daemon nothing
 /// once it is gone: no CPU, no descriptor, no thread.
-@Suite struct ClientChurnTests {
+@Suite(Prerequisite.root, Prerequisite.enabled(UserServiceDaemon.available, "needs systemd (a user manager and journald), useradd, setpriv, nsenter"))
+struct ClientChurnTests {
     /// CPU time (user + system) of a process in clock ticks (normally 10 ms), from /proc.
     static func cpuTicks(_ pid: pid_t) -> Int? {
         guard let stat = readProcFile("/proc/\(pid)/stat"), let end = stat.lastIndex(of: ")") else { return nil }
@@ -20,17 +21,17 @@ import Testing
 
     /// The daemon's CPU ticks over `seconds` of doing nothing (a spinning loop takes ~100 per
     /// second; an idle daemon sampling a quiet filesystem takes 0 or 1).
-    static func idleTicks(_ daemon: DaemonProcess, seconds: Double = 2) throws -> Int {
-        let pid = daemon.process.processIdentifier
+    static func idleTicks(_ daemon: UserServiceDaemon, seconds: Double = 2) throws -> Int {
+        let pid = daemon.pid!
         let before = try #require(cpuTicks(pid))
         usleep(UInt32(seconds * 1_000_000))
         let after = try #require(cpuTicks(pid))
         return after - before
     }
 
-    static func quietDaemon() throws -> (DaemonProcess, ScratchDirectory) {
+    static func quietDaemon() throws -> (UserServiceDaemon, ScratchDirectory) {
         let scratch = try ScratchDirectory("churn")
-        let daemon = try DaemonProcess(arguments: ["--path", scratch.path])
+        let daemon = try UserServiceDaemon(arguments: ["--path", scratch.path])
         try daemon.waitUntilAnswering()
         // The ping's connection is closed by the daemon when it sees the hang-up: let it,
         // before descriptors are counted.
@@ -40,23 +41,23 @@ import Testing
 
     @Test func aSubscriberThatVanishesCostsTheDaemonNothing() throws {
         let (daemon, _) = try Self.quietDaemon()
-        let descriptorsBefore = Self.openDescriptors(daemon.process.processIdentifier)
+        let descriptorsBefore = Self.openDescriptors(daemon.pid!)
         do {
-            let client = try ProtocolClient(path: daemon.socketPath)
+            let client = try daemon.client()
             #expect(try client.request("subscribe json").header == "ok 1")
         } // closed here, as a killed bar's socket is
         usleep(200_000)
         let ticks = try Self.idleTicks(daemon)
         print("measured: daemon CPU over 2 s after a subscriber vanished: \(ticks) ticks")
         #expect(ticks < 20, "the daemon spun after a subscriber went away (\(ticks) ticks in 2 s)")
-        #expect(Self.openDescriptors(daemon.process.processIdentifier) <= descriptorsBefore)
+        #expect(Self.openDescriptors(daemon.pid!) <= descriptorsBefore)
     }
 
     @Test func aSubscriberThatHalfClosesThenVanishesCostsNothing() throws {
         let (daemon, _) = try Self.quietDaemon()
-        let descriptorsBefore = Self.openDescriptors(daemon.process.processIdentifier)
+        let descriptorsBefore = Self.openDescriptors(daemon.pid!)
         do {
-            let client = try ProtocolClient(path: daemon.socketPath)
+            let client = try daemon.client()
             try client.send("subscribe json\n")
             client.shutdownWriting()
             #expect(try client.readFrame(timeout: 5)?.header == "ok 1")
@@ -68,14 +69,13 @@ import Testing
         let ticks = try Self.idleTicks(daemon)
         print("measured: daemon CPU over 2 s after a half-closed subscriber vanished: \(ticks) ticks")
         #expect(ticks < 20, "the daemon spun after a half-closed subscriber went away (\(ticks) ticks in 2 s)")
-        #expect(Self.openDescriptors(daemon.process.processIdentifier) <= descriptorsBefore)
+        #expect(Self.openDescriptors(daemon.pid!) <= descriptorsBefore)
     }
 
     @Test func aKilledWatchCostsTheDaemonNothing() throws {
         let (daemon, scratch) = try Self.quietDaemon()
-        let environment = ProcessInfo.processInfo.environment.merging(["USEDSPACE_SOCKET": daemon.socketPath]) { $1 }
         for format in ["i3bar", "waybar", "json"] {
-            let watch = try WatchProcess(["--format", format, "--path", scratch.path], environment: environment)
+            let watch = try daemon.watch(["--format", format, "--path", scratch.path])
             _ = try watch.waitForLine { $0.contains("%") || $0.contains("used_rate") }
             kill(watch.process.processIdentifier, SIGKILL)
             watch.process.waitUntilExit()

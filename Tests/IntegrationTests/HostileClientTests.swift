@@ -4,24 +4,25 @@ import Testing
 /// Clients that send garbage, too much, nothing, or never read. The daemon answers each with
 /// a reason or drops it, never dies, keeps its memory bounded, and a well-behaved client is
 /// answered within 50 ms throughout.
-@Suite struct HostileClientTests {
-    static func daemon(_ extra: [String] = []) throws -> DaemonProcess {
-        let daemon = try DaemonProcess(arguments: ["--interval", "100ms"] + extra)
+@Suite(Prerequisite.root, Prerequisite.enabled(UserServiceDaemon.available, "needs systemd (a user manager and journald), useradd, setpriv, nsenter"))
+struct HostileClientTests {
+    static func daemon(_ extra: [String] = []) throws -> UserServiceDaemon {
+        let daemon = try UserServiceDaemon(arguments: ["--interval", "100ms"] + extra)
         try daemon.waitUntilAnswering()
         return daemon
     }
 
     /// The time a fresh, well-behaved client waits for `status`.
-    static func answerTime(_ daemon: DaemonProcess) throws -> Double {
+    static func answerTime(_ daemon: UserServiceDaemon) throws -> Double {
         let started = Date()
-        let frame = try ProtocolClient(path: daemon.socketPath).request("status json", timeout: 5)
+        let frame = try daemon.client().request("status json", timeout: 5)
         #expect(frame.header == "ok 1")
         return Date().timeIntervalSince(started)
     }
 
     @Test func garbageNULsAndInvalidUTF8GetAReasonAndTheConnectionGoesOn() throws {
         let daemon = try Self.daemon()
-        let client = try ProtocolClient(path: daemon.socketPath)
+        let client = try daemon.client()
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<50 {
             var junk = (0..<Int.random(in: 1...200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -42,7 +43,7 @@ import Testing
     @Test func aTenMegabyteLineIsRefusedAndClosedWithoutGrowingMemory() throws {
         let daemon = try Self.daemon()
         let before = try #require(daemon.residentKilobytes)
-        let client = try ProtocolClient(path: daemon.socketPath)
+        let client = try daemon.client()
         let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
         var refused = false
         for _ in 0..<10 {
@@ -59,14 +60,14 @@ import Testing
 
     @Test func aClientThatNeverWritesIsClosedAfterTheIdleTimeout() throws {
         let daemon = try Self.daemon(["--idle-timeout", "1s"])
-        let silent = try ProtocolClient(path: daemon.socketPath)
+        let silent = try daemon.client()
         let started = Date()
         let goodbye = try silent.readFrame(timeout: 5)
         #expect(goodbye?.header.hasPrefix("error idle") == true)
         #expect(silent.isClosedByPeer(timeout: 3))
         #expect(Date().timeIntervalSince(started) < 3)
         // A subscriber is not idle.
-        let subscriber = try ProtocolClient(path: daemon.socketPath)
+        let subscriber = try daemon.client()
         #expect(try subscriber.request("subscribe").header == "ok 1")
         #expect(!subscriber.isClosedByPeer(timeout: 2.5))
     }
@@ -74,13 +75,13 @@ import Testing
     @Test(Prerequisite.root) func aSubscriberThatNeverReadsIsDroppedAndMemoryStaysBounded() throws {
         let scratch = try ScratchDirectory("never-reads")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=64m")
-        let daemon = try DaemonProcess(arguments: ["--path", mount, "--interval", "100ms", "--threshold", "0"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "100ms", "--threshold", "0"])
         try daemon.waitUntilAnswering()
         let before = try #require(daemon.residentKilobytes)
         // Many subscribers in the bulky format, none of which ever reads.
         var sleepers: [ProtocolClient] = []
         for _ in 0..<20 {
-            let client = try ProtocolClient(path: daemon.socketPath)
+            let client = try daemon.client()
             try client.send("subscribe format=waybar details\n")
             sleepers.append(client)
         }
@@ -98,18 +99,18 @@ import Testing
         #expect(worst < 0.05, "a well-behaved client waited \(worst) s")
         // 20 × (256 KiB backlog cap) would be 5 MiB; the kernel's socket buffers come first.
         #expect(after - before < 8192, "RSS grew by \(after - before) KiB")
-        #expect(daemon.process.isRunning)
+        #expect(daemon.isRunning)
     }
 
     @Test func aClientThatDisconnectsMidAnswerDoesNotKillTheDaemon() throws {
         let daemon = try Self.daemon()
         for _ in 0..<200 {
-            let client = try ProtocolClient(path: daemon.socketPath)
+            let client = try daemon.client()
             try client.send(String(repeating: "status details\nhelp\n", count: 50))
             // Close at once: the daemon writes into a socket nobody reads any more (EPIPE).
         }
         usleep(300_000)
-        #expect(daemon.process.isRunning)
+        #expect(daemon.isRunning)
         #expect(try Self.answerTime(daemon) < 0.05)
     }
 
@@ -126,7 +127,7 @@ import Testing
         let daemon = try Self.daemon(["--max-clients", "1000"])
         let before = try #require(daemon.residentKilobytes)
         var clients: [ProtocolClient] = []
-        for _ in 0..<2000 { clients.append(try ProtocolClient(path: daemon.socketPath)) }
+        for _ in 0..<2000 { clients.append(try daemon.client()) }
         var refused = 0
         var accepted = 0
         for client in clients {
@@ -146,7 +147,7 @@ import Testing
         let after = try #require(daemon.residentKilobytes)
         print("measured: 2000 connections: RSS \(before) -> \(after) KiB")
         #expect(after - before < 16_384, "RSS grew by \(after - before) KiB")
-        #expect(daemon.stderrText.value.components(separatedBy: "at the connection limit").count <= 3, "refusals are logged at most once per 10 s")
+        #expect(daemon.log.value.components(separatedBy: "at the connection limit").count <= 3, "refusals are logged at most once per 10 s")
     }
 
     @Test(Prerequisite.root, Prerequisite.enabled(Prerequisite.hasCommand("setpriv"), "needs setpriv"))
@@ -159,14 +160,14 @@ import Testing
         ])
         #expect(blocked.status != 0 && blocked.stderr.contains("PermissionError"))
         // Were it opened up (a mistaken chmod), the peer's uid is still checked.
-        chmod(daemon.directory, 0o755)
+        chmod(daemon.manager.runtimeDirectory, 0o755)
         chmod(daemon.socketPath, 0o666)
         let refused = try CommandRunner.run("/usr/bin/setpriv", [
             "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
             "import socket; s = socket.socket(socket.AF_UNIX); s.connect('\(daemon.socketPath)'); print(s.recv(4096).decode())",
         ])
-        #expect(refused.stdout.hasPrefix("error forbidden this daemon serves only uid 0"), "\(refused.stdout) \(refused.stderr)")
-        #expect(waitUntil(seconds: 3) { daemon.stderrText.value.contains("refused a connection from uid 65534 (pid ") })
+        #expect(refused.stdout.hasPrefix("error forbidden this daemon serves only uid \(daemon.user.uid)"), "\(refused.stdout) \(refused.stderr)")
+        #expect(waitUntil(seconds: 3) { daemon.log.value.contains("refused a connection from uid 65534 (pid ") })
         #expect(try Self.answerTime(daemon) < 0.05)
     }
 }

@@ -244,26 +244,27 @@ import Testing
 
     /// The daemon's estimate in the row of the filesystem it watches (a fast fill on a real
     /// tmpfs); a daemon that accepts but never answers delays the table by milliseconds.
-    @Test(Prerequisite.enabled(Prerequisite.isRoot && Prerequisite.hasCommand("socat"), "needs root and socat"))
+    @Test(Prerequisite.enabled(Prerequisite.isRoot && Prerequisite.hasCommand("socat") && UserServiceDaemon.available,
+                               "needs root, socat and systemd (a user manager and journald), useradd, setpriv, nsenter"))
     func theTimeToFullComesFromTheDaemonWhichIsNeverWaitedOn() throws {
         let scratch = try ScratchDirectory("list-trend")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=4000000000")
-        let daemon = try DaemonProcess(arguments: ["--path", mount])
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount])
         try daemon.waitUntilAnswering()
         let writer = try SteadyWriter(path: mount + "/runaway.log", bytesPerSecond: 50_000_000)
         defer { writer.stop() }
         let flagged = waitUntil(seconds: 60) {
-            ((try? ProtocolClient(path: daemon.socketPath).request("status format=json").json)??["fast_fill"]) != nil
+            ((try? daemon.client().request("status format=json").json)??["fast_fill"]) != nil
         }
         #expect(flagged, "the daemon saw no fill")
-        let environment = ["USEDSPACE_SOCKET": daemon.socketPath]
-        let json = try Self.objects(try Self.list(["--type", "tmpfs", "--mount", mount, "--format", "json"], environment: environment).stdout)
+        // As the daemon's user, who asks it.
+        let json = try Self.objects(try daemon.usedspace(["list", "--type", "tmpfs", "--mount", mount, "--format", "json"]).stdout)
         let range = try #require(json.first?["time_to_full"] as? [String: Any], "\(json)")
         #expect(range["upper_seconds"] is NSNumber)
-        let table = try Self.list(["--type", "tmpfs", "--mount", mount], environment: environment).stdout
+        let table = try daemon.usedspace(["list", "--type", "tmpfs", "--mount", mount]).stdout
         #expect(table.split(separator: "\n").first?.hasSuffix("Full in") == true, "\(table)")
         #expect(table.contains("minute"), "\(table)")
-        let alone = try Self.list(["--type", "tmpfs", "--mount", mount, "--format", "json", "--no-daemon"], environment: environment)
+        let alone = try daemon.usedspace(["list", "--type", "tmpfs", "--mount", mount, "--format", "json", "--no-daemon"])
         #expect(try Self.objects(alone.stdout).first?["time_to_full"] is NSNull)
 
         // A socket that takes the request and never answers.

@@ -2,22 +2,25 @@ import Foundation
 import Testing
 
 /// Filesystems that hang, vanish or fail, and a daemon killed at any moment: usedspace keeps
-/// answering, says what is wrong, recovers, and never loses or corrupts its state.
-@Suite struct ReliabilityTests {
+/// answering, says what is wrong, recovers, and never loses or corrupts its state. The daemon
+/// runs as users run it (UserServiceDaemon), but where a test kills it 200 times.
+@Suite(Prerequisite.root, Prerequisite.enabled(UserServiceDaemon.available, "needs systemd (a user manager and journald), useradd, setpriv, nsenter"))
+struct ReliabilityTests {
     /// The daemon's status; the generous timeout is for a loaded CI machine (answer times
     /// are HostileClientTests' and ReliabilityTests' hung-mount test's business).
-    static func json(_ daemon: DaemonProcess) -> [String: Any]? {
-        try? ProtocolClient(path: daemon.socketPath).request("status json", timeout: 5).json
+    static func json(_ daemon: some TestedDaemon) -> [String: Any]? {
+        try? daemon.client().request("status json", timeout: 5).json
     }
 
-    static func threads(_ daemon: DaemonProcess) -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.processIdentifier)/task").count) ?? 0
+    static func threads(_ daemon: some TestedDaemon) -> Int {
+        guard let pid = daemon.pid else { return 0 }
+        return (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0
     }
 
     @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, fuse3 and python3-fusepy"))
     func aHungMountNeitherSlowsTheSocketNorGrowsThreads() throws {
         let hanging = try HangingMount()
-        let daemon = try DaemonProcess(arguments: ["--path", hanging.mountPoint, "--interval", "100ms", "--timeout", "1s"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", hanging.mountPoint, "--interval", "100ms", "--timeout", "1s"])
         try daemon.waitUntilAnswering()
         #expect(waitUntil(seconds: 5) { Self.json(daemon)?["state"] as? String == "fresh" })
         let threadsBefore = Self.threads(daemon)
@@ -28,7 +31,7 @@ import Testing
         let deadline = Date().addingTimeInterval(4)
         while Date() < deadline {
             let started = Date()
-            let client = try ProtocolClient(path: daemon.socketPath)
+            let client = try daemon.client()
             #expect(try client.request("ping", timeout: 2).lines == ["pong"])
             let state = try client.request("status json", timeout: 2).json
             worst = max(worst, Date().timeIntervalSince(started))
@@ -55,7 +58,7 @@ import Testing
     @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, fuse3 and python3-fusepy"))
     func aFilesystemReportingZeroBlocksFailsWithAReasonAndRecovers() throws {
         let hanging = try HangingMount()
-        let daemon = try DaemonProcess(arguments: ["--path", hanging.mountPoint, "--interval", "100ms"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", hanging.mountPoint, "--interval", "100ms"])
         try daemon.waitUntilAnswering()
         try hanging.report(blocks: 0, free: 0, available: 0)
         #expect(waitUntil(seconds: 5) { (Self.json(daemon)?["error"] as? String)?.hasSuffix("the filesystem reports 0 blocks") == true })
@@ -68,8 +71,8 @@ import Testing
         let scratch = try ScratchDirectory("vanish")
         let mount = try scratch.mountTmpfs(at: "disk", options: "size=8m")
         try FileManager.default.createDirectory(atPath: mount + "/dir", withIntermediateDirectories: true)
-        let inside = try DaemonProcess(arguments: ["--path", mount + "/dir", "--interval", "100ms"])
-        let point = try DaemonProcess(arguments: ["--path", mount, "--interval", "100ms"])
+        let inside = try UserServiceDaemon(arguments: ["--path", mount + "/dir", "--interval", "100ms"])
+        let point = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "100ms"])
         try inside.waitUntilAnswering()
         try point.waitUntilAnswering()
         #expect(waitUntil(seconds: 5) { Self.json(point)?["mountpoint"] as? String == mount })
@@ -88,41 +91,26 @@ import Testing
         #expect(waitUntil(seconds: 5) { Self.json(point)?["state"] as? String == "fresh" && Self.json(point)?["mountpoint"] as? String == mount })
     }
 
-    @Test(Prerequisite.root, Prerequisite.enabled(Prerequisite.hasCommand("setpriv"), "needs setpriv"))
-    func aPathThatBecomesUnreadableFailsAndRecovers() throws {
+    /// A directory on the way closed to the user (the daemon runs as the user; root could
+    /// read anything).
+    @Test func aPathThatBecomesUnreadableFailsAndRecovers() throws {
         let scratch = try ScratchDirectory("unreadable")
         let guarded = scratch.subpath("guarded")
         try FileManager.default.createDirectory(atPath: guarded + "/inside", withIntermediateDirectories: true)
-        let home = scratch.subpath("home")
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        chown(home, 65534, 65534)
-        // The daemon runs as nobody; root could read anything.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", CommandRunner.usedspaced,
-                             "--socket", home + "/s.sock", "--state-dir", home + "/state", "--path", guarded + "/inside", "--interval", "100ms"]
-        process.environment = ["HOME": home, "PATH": "/usr/bin:/bin"]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { process.terminate() }
-        // Asked as nobody too: the daemon answers only its own user.
-        func state() -> [String: Any]? {
-            let script = "import socket, sys; s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); "
-                + "s.sendall(b'status json\\n'); f = s.makefile(); f.readline(); print(f.readline())"
-            let result = try? CommandRunner.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
-                                                                    "/usr/bin/python3", "-c", script, home + "/s.sock"])
-            return result.flatMap { try? JSONSerialization.jsonObject(with: Data($0.stdout.utf8)) as? [String: Any] }
-        }
-        #expect(waitUntil(seconds: 5) { state()?["state"] as? String == "fresh" })
+        let daemon = try UserServiceDaemon(arguments: ["--path", guarded + "/inside", "--interval", "100ms"])
+        try daemon.waitUntilAnswering()
+        #expect(waitUntil(seconds: 5) { Self.json(daemon)?["state"] as? String == "fresh" })
         chmod(guarded, 0o700)
-        #expect(waitUntil(seconds: 5) { (state()?["error"] as? String) == "\(guarded)/inside: permission denied" })
+        #expect(waitUntil(seconds: 5) { (Self.json(daemon)?["error"] as? String) == "\(guarded)/inside: permission denied" })
         chmod(guarded, 0o755)
-        #expect(waitUntil(seconds: 5) { state()?["state"] as? String == "fresh" })
+        #expect(waitUntil(seconds: 5) { Self.json(daemon)?["state"] as? String == "fresh" })
     }
 
     /// Killed with SIGKILL at random moments while publishing all the time: the state file is
-    /// always a complete snapshot file, and the next start serves it at once.
-    @Test(Prerequisite.root) func killedAtRandomMomentsTheStateFileIsAlwaysWhole() throws {
+    /// always a complete snapshot file, and the next start serves it at once. Started by
+    /// hand: under the unit, systemd would restart it after each kill (Restart=on-failure)
+    /// and stop trying after five in ten seconds.
+    @Test func killedAtRandomMomentsTheStateFileIsAlwaysWhole() throws {
         let scratch = try ScratchDirectory("sigkill")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=64m")
         let state = scratch.subpath("state")
@@ -167,31 +155,38 @@ import Testing
         return answer
     }
 
-    @Test(Prerequisite.root, arguments: ["full", "read-only"])
+    /// The state directory on a filesystem of its own that is full, or read-only: said once,
+    /// and serving goes on.
+    @Test(arguments: ["full", "read-only"])
     func anUnwritableStateDirectoryIsLoggedOnceAndServingGoesOn(_ kind: String) throws {
         let scratch = try ScratchDirectory("state-\(kind)")
         let watched = try scratch.mountTmpfs(at: "watched", options: "size=64m")
-        let state = try scratch.mountTmpfs(at: "state", options: "size=16k")
+        let daemon = try UserServiceDaemon(arguments: ["--path", watched, "--interval", "100ms", "--threshold", "0"], socket: false)
+        let state = daemon.stateDirectory
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try daemon.manager.giveToUser(daemon.home + "/.local")
+        try CommandRunner.shell("mount -t tmpfs -o size=16k,mode=0700,uid=\(daemon.user.uid),gid=\(daemon.user.gid) tmpfs \(quoted(state))")
+        defer { _ = try? CommandRunner.shell("umount -l \(quoted(state))") }
         if kind == "full" {
             try? Data(count: 64 << 10).write(to: URL(fileURLWithPath: state + "/filler"))
         } else {
             try CommandRunner.shell("mount -o remount,ro \(quoted(state))")
         }
-        let daemon = try DaemonProcess(arguments: ["--path", watched, "--interval", "100ms", "--threshold", "0"], stateDirectory: state)
+        try daemon.startSocket()
         try daemon.waitUntilAnswering()
         for round in 0..<10 {
             try Data(count: (round % 2 + 1) << 20).write(to: URL(fileURLWithPath: watched + "/churn"))
             usleep(150_000)
             #expect(Self.json(daemon)?["state"] as? String == "fresh")
         }
-        let log = daemon.stderrText.value
+        let log = daemon.log.value
         #expect(log.components(separatedBy: "cannot save the state file").count == 2, "logged once: \(log)")
         #expect(log.contains(kind == "full" ? "No space left on device" : "Read-only file system"))
         if kind == "full" {
             // The next publish after space comes back saves again.
             try FileManager.default.removeItem(atPath: state + "/filler")
             try FileManager.default.removeItem(atPath: watched + "/churn")
-            #expect(waitUntil(seconds: 5) { daemon.stderrText.value.contains("the state file is being saved again") })
+            #expect(waitUntil(seconds: 5) { daemon.log.value.contains("the state file is being saved again") })
             #expect(FileManager.default.fileExists(atPath: state + "/state.json"))
         }
     }

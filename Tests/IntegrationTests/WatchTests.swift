@@ -12,9 +12,9 @@ import Testing
     @Test(Prerequisite.root) func changesArePushedAndNothingElse() throws {
         let scratch = try ScratchDirectory("watch-push")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
-        let daemon = try DaemonProcess(arguments: ["--path", mount, "--interval", "100ms"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "100ms"])
         try daemon.waitUntilAnswering()
-        let watch = try WatchProcess(["--path", mount, "--format", "json"], environment: Self.environment(socket: daemon.socketPath))
+        let watch = try daemon.watch(["--path", mount, "--format", "json"])
         let first = try #require(WatchProcess.json(try watch.waitForLine()))
         #expect(first["source"] as? String == "daemon")
 
@@ -39,10 +39,9 @@ import Testing
     @Test(Prerequisite.root) func aWatchWithATemplateWakesOnlyOnAPublish() throws {
         let scratch = try ScratchDirectory("watch-template")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
-        let daemon = try DaemonProcess(arguments: ["--path", mount, "--interval", "100ms"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "100ms"])
         try daemon.waitUntilAnswering()
-        let watch = try WatchProcess(["--path", mount, "--format", "i3blocks", "--icons", "▁▃▅▇", "--template", "{icon} {free:iec} of {total:iec}"],
-                                     environment: Self.environment(socket: daemon.socketPath))
+        let watch = try daemon.watch(["--path", mount, "--format", "i3blocks", "--icons", "▁▃▅▇", "--template", "{icon} {free:iec} of {total:iec}"])
         let first = try #require(WatchProcess.json(try watch.waitForLine()))
         #expect(first["full_text"] as? String == "▁ 100M of 100M", "\(first)")
         let before = try #require(watch.contextSwitches)
@@ -55,19 +54,20 @@ import Testing
         #expect(update["full_text"] as? String == "▃ 70M of 100M", "\(update)")
     }
 
-    @Test func reconnectsWhenTheDaemonRestartsShowingOnlyAStaleMark() throws {
-        let first = try DaemonProcess(arguments: ["--interval", "200ms"])
-        try first.waitUntilAnswering()
-        let watch = try WatchProcess(["--format", "json"], environment: Self.environment(socket: first.socketPath))
+    /// `systemctl --user restart usedspace`, in two steps: the daemon stops (the watch keeps
+    /// its numbers, marked stale) and the next connection starts it again through the socket.
+    @Test(Prerequisite.root) func reconnectsWhenTheDaemonRestartsShowingOnlyAStaleMark() throws {
+        let daemon = try UserServiceDaemon(arguments: ["--interval", "200ms"])
+        try daemon.waitUntilAnswering()
+        let watch = try daemon.watch(["--format", "json"])
         try watch.waitForLine { WatchProcess.json($0)?["source"] as? String == "daemon" }
-        #expect(first.stop() == 0)
+        #expect(daemon.stop() == 0)
         let stale = try #require(WatchProcess.json(try watch.waitForLine(after: 1, timeout: 5)))
         #expect(stale["state"] as? String == "stale")
         #expect((stale["error"] as? String)?.contains("daemon") == true)
         #expect(stale["used_bytes"] is Int, "the numbers are kept")
 
-        let second = try DaemonProcess(arguments: ["--interval", "200ms"], socketPath: first.socketPath, stateDirectory: first.stateDirectory)
-        try second.waitUntilAnswering()
+        try daemon.waitUntilAnswering()
         let fresh = try watch.waitForLine(after: 2, timeout: 10) {
             let json = WatchProcess.json($0)
             return json?["source"] as? String == "daemon" && json?["state"] as? String == "fresh"
@@ -76,14 +76,14 @@ import Testing
         #expect(watch.process.isRunning)
     }
 
-    @Test func samplesInProcessWithoutADaemonAndPicksOneUpLater() throws {
-        let directory = try ScratchDirectory("watch-nodaemon")
-        let socket = directory.subpath("usedspace.sock")
-        let watch = try WatchProcess(["--format", "json", "--interval", "200ms"], environment: Self.environment(socket: socket))
+    /// Before the user enables the socket, a watch samples by itself; once it is, the watch
+    /// takes the daemon's snapshots (its connection starts the daemon).
+    @Test(Prerequisite.root) func samplesInProcessWithoutADaemonAndPicksOneUpLater() throws {
+        let daemon = try UserServiceDaemon(arguments: ["--interval", "200ms"], socket: false)
+        let watch = try daemon.watch(["--format", "json", "--interval", "200ms"])
         let direct = try #require(WatchProcess.json(try watch.waitForLine()))
         #expect(direct["source"] as? String == "direct")
-        let daemon = try DaemonProcess(arguments: ["--interval", "200ms"], socketPath: socket)
-        try daemon.waitUntilAnswering()
+        try daemon.startSocket()
         try watch.waitForLine(after: 1, timeout: 5) { WatchProcess.json($0)?["source"] as? String == "daemon" }
     }
 

@@ -18,7 +18,8 @@ final class UserServiceDaemon: TestedDaemon {
 
     /// `config`: the text of ~/.config/usedspace/config. `dropIn`: more [Service] lines
     /// (ReadWritePaths= for a textfile directory, as usedspaced(8) tells users).
-    init(arguments: [String] = [], config: String? = nil, dropIn: String? = nil) throws {
+    /// `socket: false`: the units installed, the socket not started yet (`startSocket`).
+    init(arguments: [String] = [], config: String? = nil, dropIn: String? = nil, socket: Bool = true) throws {
         manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
         user = manager.user!
         log = try JournalLog(uid: user.uid)
@@ -29,6 +30,11 @@ final class UserServiceDaemon: TestedDaemon {
         }
         if let dropIn { lines.append(dropIn) }
         try manager.installUnits(serviceDropIn: lines.isEmpty ? nil : lines.joined(separator: "\n"))
+        if socket { try startSocket() }
+    }
+
+    /// `systemctl --user start usedspace.socket`: from now on a client starts the daemon.
+    func startSocket() throws {
         let socket = try manager.systemctl("start", "usedspace.socket")
         guard socket.status == 0 else { throw HarnessFailure("usedspace.socket: \(socket.stderr)") }
     }
