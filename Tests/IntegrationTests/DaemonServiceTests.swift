@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 
-/// usedspaced as a real systemd user service: socket activation, Type=notify with STATUS,
-/// the watchdog, reload, a clean stop, and structured journal entries.
-@Suite(.serialized, Prerequisite.enabled(SystemdUserManager.available, "needs root and systemd (a user manager and journald)"))
+/// usedspaced as a real systemd user service of an unprivileged user, as on a login: socket
+/// activation, Type=notify with STATUS, the watchdog, reload, a clean stop, and structured
+/// journal entries.
+@Suite(.serialized, Prerequisite.enabled(SystemdUserManager.unprivilegedAvailable, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"))
 struct DaemonServiceTests {
     @Test func socketActivationStartsTheDaemonOnTheFirstQuery() throws {
-        let manager = try SystemdUserManager()
+        let manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
         try manager.installUnits()
         #expect(try manager.systemctl("start", "usedspace.socket").status == 0)
         #expect(try manager.property("usedspace.service", "ActiveState") == "inactive")
@@ -20,7 +21,7 @@ struct DaemonServiceTests {
     }
 
     @Test func readyAndStatusAreVisibleToSystemctl() throws {
-        let manager = try SystemdUserManager()
+        let manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
         try manager.installUnits()
         let start = try manager.systemctl("start", "usedspace.service")
         #expect(start.status == 0, "\(start.stderr)")
@@ -35,11 +36,11 @@ struct DaemonServiceTests {
     @Test(Prerequisite.root) func publishesARealChangeAndNotASubThresholdOne() throws {
         let scratch = try ScratchDirectory("svc-tmpfs")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
-        let manager = try SystemdUserManager()
+        let manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
         try manager.writeConfig("[daemon]\npath = \(mount)\ninterval = 100ms\n")
         try manager.installUnits()
         #expect(try manager.systemctl("start", "usedspace.service").status == 0)
-        let client = try ProtocolClient(path: manager.socketPath)
+        let client = try manager.client()
         let first = try client.request("subscribe format=json")
         let seq = try #require(first.json?["seq"] as? Int)
         #expect(first.json?["mountpoint"] as? String == mount)
@@ -60,18 +61,18 @@ struct DaemonServiceTests {
     @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, fuse3 and python3-fusepy"))
     func thePersistedSnapshotIsServedAtOnceAfterARestart() throws {
         let hanging = try HangingMount()
-        let manager = try SystemdUserManager()
+        let manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
         try manager.writeConfig("[daemon]\npath = \(hanging.mountPoint)\ninterval = 200ms\nsample-timeout = 3s\n")
         try manager.installUnits()
         #expect(try manager.systemctl("start", "usedspace.socket").status == 0)
-        let before = try #require(try ProtocolClient(path: manager.socketPath).request("status json").json)
+        let before = try #require(try manager.client().request("status json").json)
         #expect(before["state"] as? String == "fresh")
         #expect(before["used_bytes"] as? Int == 600 * 4096)
         #expect(try manager.systemctl("stop", "usedspace.service").status == 0)
 
         hanging.hang()
         let started = Date()
-        let client = try ProtocolClient(path: manager.socketPath)
+        let client = try manager.client()
         let restored = try #require(try client.request("status json", timeout: 10).json)
         let elapsed = Date().timeIntervalSince(started)
         #expect(restored["state"] as? String == "stale")
@@ -83,13 +84,13 @@ struct DaemonServiceTests {
         try hanging.report(blocks: 1000, free: 100, available: 50)
         hanging.release()
         #expect(waitUntil(seconds: 10) {
-            let json = try? ProtocolClient(path: manager.socketPath).request("status json").json
+            let json = try? manager.client().request("status json").json
             return json?["state"] as? String == "fresh" && json?["used_bytes"] as? Int == 900 * 4096
         })
     }
 
     @Test func theWatchdogRestartsADaemonThatStopsAnswering() throws {
-        let manager = try SystemdUserManager()
+        let manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
         try manager.installUnits(serviceDropIn: "WatchdogSec=2s\nTimeoutAbortSec=2s")
         #expect(try manager.systemctl("start", "usedspace.service").status == 0)
         let pid = try #require(Int32(try manager.property("usedspace.service", "MainPID")))
@@ -109,7 +110,7 @@ struct DaemonServiceTests {
     /// waits in the backlog for it. It used to wait out RestartSec=1s and give up on the
     /// daemon (sampling by itself, without the daemon's estimate or seq).
     @Test func theFirstStatusAfterACrashIsAnsweredByTheNextInstance() throws {
-        let manager = try SystemdUserManager()
+        let manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
         try manager.installUnits()
         #expect(try manager.systemctl("start", "usedspace.socket").status == 0)
         #expect(try manager.usedspace("status", "--format", "json").stdout.contains("\"source\":\"daemon\""))
@@ -131,7 +132,7 @@ struct DaemonServiceTests {
     /// looks: the client's stderr, systemctl status, a failing reload. Fixing the file and
     /// reloading clears it.
     @Test func aMistakeInTheConfigurationIsLoudAndNeverFailsTheSocket() throws {
-        let manager = try SystemdUserManager()
+        let manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
         try manager.installUnits()
         try manager.writeConfig("[daemon]\nintervall = 2s\n")
         #expect(try manager.systemctl("start", "usedspace.socket").status == 0)
@@ -159,7 +160,7 @@ struct DaemonServiceTests {
     }
 
     @Test func stopsCleanly() throws {
-        let manager = try SystemdUserManager()
+        let manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
         try manager.installUnits()
         let since = Date()
         #expect(try manager.systemctl("start", "usedspace.service").status == 0)
@@ -172,12 +173,12 @@ struct DaemonServiceTests {
     }
 
     @Test func logsStructuredEntriesToTheJournal() throws {
-        let manager = try SystemdUserManager()
+        let manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
         try manager.installUnits()
         let since = Date()
         #expect(try manager.systemctl("start", "usedspace.service").status == 0)
         let pid = try manager.property("usedspace.service", "MainPID")
-        let home = URL(fileURLWithPath: userHome).resolvingSymlinksInPath().path
+        let home = URL(fileURLWithPath: manager.user!.home).resolvingSymlinksInPath().path
         var published: [String: Any]?
         waitUntil(seconds: 5) {
             published = (try? manager.journal(since: since, pid: pid))?.first { ($0["MESSAGE"] as? String)?.hasPrefix("published ") == true }
@@ -194,7 +195,7 @@ struct DaemonServiceTests {
 
     @Test func reloadAppliesTheConfigurationAndKeepsTheOldOneWhenItIsBroken() throws {
         let scratch = try ScratchDirectory("svc-reload")
-        let manager = try SystemdUserManager()
+        let manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
         try manager.installUnits()
         #expect(try manager.systemctl("start", "usedspace.service").status == 0)
         let pid = try manager.property("usedspace.service", "MainPID")
@@ -203,7 +204,7 @@ struct DaemonServiceTests {
         try manager.writeConfig("[daemon]\npath = \(scratch.path)\ninterval = 1s\n")
         #expect(try manager.systemctl("reload", "usedspace.service").status == 0)
         #expect(waitUntil(seconds: 5) {
-            (try? ProtocolClient(path: manager.socketPath).request("status json").json)?["path"] as? String == scratch.path
+            (try? manager.client().request("status json").json)?["path"] as? String == scratch.path
         })
         try manager.writeConfig("[daemon]\ninterval = 1 fortnight\n")
         // A refused file fails the reload (it used to exit 0), with the reason in its log.
@@ -220,6 +221,6 @@ struct DaemonServiceTests {
         let status = try manager.systemctl("status", "usedspace.service")
         #expect(status.stdout.contains("configuration refused"), "\(status.stdout)")
         // Still the reloaded (good) configuration.
-        #expect((try ProtocolClient(path: manager.socketPath).request("status json").json)?["path"] as? String == scratch.path)
+        #expect((try manager.client().request("status json").json)?["path"] as? String == scratch.path)
     }
 }

@@ -324,6 +324,11 @@ final class SystemdUserManager {
         try giveToUser(configDirectory + "/usedspace")
     }
 
+    /// A protocol connection to the service's socket, as the manager's user.
+    func client() throws -> ProtocolClient {
+        try ProtocolClient(path: socketPath, as: user.map { ($0.uid, $0.gid) })
+    }
+
     /// Runs the client against this manager's socket.
     func usedspace(_ arguments: String...) throws -> CommandResult {
         try runAsUser(CommandRunner.usedspace, arguments)
