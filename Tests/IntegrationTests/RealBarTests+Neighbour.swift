@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Our block beside a neighbour, as users run it: where each is drawn (from a screenshot),
-/// and clicks on the neighbour.
+/// clicks on the neighbour, and the end of it all when the bar is killed.
 extension RealBarTests {
     /// The columns our block and its neighbour are drawn in, from one screenshot.
     typealias Layout = (BarScreenshot) -> (ours: ClosedRange<Int>, neighbour: ClosedRange<Int>)?
@@ -85,5 +85,20 @@ extension RealBarTests {
         try click(try spots().ours, 3)
         #expect(waitUntil(seconds: 10) { rightClicks() > before }, "a right click on ours ran nothing", sourceLocation: sourceLocation)
         #expect(!waitUntil(seconds: 1) { rightClicks() > before + 1 }, "a right click on the neighbour ran our command", sourceLocation: sourceLocation)
+    }
+
+    /// The bar killed by `signal`: within two seconds its `watch` has ended, leaving no
+    /// control socket, and so has everything else the bar ran (its `sh -c`, a wrapper,
+    /// i3status): nothing is left running for a bar that is gone.
+    static func expectEverythingEnds(_ desktop: BarDesktop, bar: pid_t, signal: Int32, sourceLocation: SourceLocation = #_sourceLocation) {
+        let watches = desktop.watchProcesses, started = ProcessTable.descendants(of: bar)
+        #expect(!watches.isEmpty && watches.allSatisfy(started.contains),
+                "the bar's watch, by its control socket: \(desktop.controlSockets), among \(ProcessTable.describe(started))", sourceLocation: sourceLocation)
+        kill(bar, signal)
+        #expect(waitUntil(seconds: 2) { !watches.contains(where: ProcessTable.isRunning) },
+                "the watch outlived its bar: \(ProcessTable.describe(watches.filter(ProcessTable.isRunning)))", sourceLocation: sourceLocation)
+        #expect(waitUntil(seconds: 1) { desktop.controlSockets.isEmpty }, "control sockets left behind: \(desktop.controlSockets)", sourceLocation: sourceLocation)
+        #expect(waitUntil(seconds: 2) { !started.contains(where: ProcessTable.isRunning) },
+                "left running: \(ProcessTable.describe(started.filter(ProcessTable.isRunning)))", sourceLocation: sourceLocation)
     }
 }

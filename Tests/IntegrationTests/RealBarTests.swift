@@ -5,7 +5,8 @@ import Testing
 /// neighbour block as users run them: i3blocks under i3, polybar, and waybar under sway (as
 /// an unprivileged user). Each: the block is shown, follows a real filesystem change, takes
 /// the colour of its level, and a left click on it (and not on its neighbour) shows the
-/// details, a right click runs the command.
+/// details, a right click runs the command. When polybar is killed, nothing it ran is left
+/// running.
 /// With USEDSPACE_SCREENSHOTS=1 the screenshots of docs/status-bars.md are taken anew.
 @Suite(.serialized) struct RealBarTests {
     static let document = DocumentationTests.repository.appendingPathComponent("docs/status-bars.md").path
@@ -112,34 +113,59 @@ import Testing
     }
 
     @Test(Prerequisite.root, Prerequisite.enabled(BarDesktop.xAvailable && Prerequisite.hasCommand("polybar"),
-                                                  "needs Xvfb, i3, polybar, xdotool and imagemagick"))
+                                                  "needs Xvfb, i3, polybar, xdotool, imagemagick and python3"))
     func polybar() throws {
         let desktop = try BarDesktop("polybar")
         try desktop.fill(toPercent: 35)
-        let config = try desktop.write(try Self.snippet("polybar", "ini"), to: "polybar.ini")
+        // The user's bar: polybar's own clock right beside ours, in a colour of its own.
+        let bar = try Self.replacing("modules-right = disk\n", with: "modules-right = disk date\n", in: try Self.snippet("polybar", "ini"))
+        let clock = "\n[module/date]\ntype = internal/date\ninterval = 1\ndate = %H:%M:%S\ndate-alt = %Y-%m-%d %H:%M:%S\nlabel-foreground = #ffb52a\n"
+        let config = try desktop.write(bar + clock, to: "polybar.ini")
         try desktop.startI3(statusCommand: nil)
-        try desktop.start("polybar", ["-c", config, "main"], logName: "polybar.log")
+        let polybar = try desktop.start("polybar", ["-c", config, "main"], logName: "polybar.log")
         let first = Self.line(desktop, "the first update") { $0.contains("%") }
         #expect(first?.hasPrefix("%{F") == false, "no colour below the limits: \(first ?? "")")
-        usleep(1_500_000)
+        // Space between ours and the clock: background columns, more than the side bearings
+        // of two glyphs side by side (1 to 4 here; a blank is 9).
+        let modules = try Self.blocks(desktop, Self.polybarLayout)
+        let gap = modules.neighbour.lowerBound - modules.ours.upperBound - 1
+        #expect(gap >= 6, "our module is glued to the clock: \(gap) columns between them")
         try Self.screenshot(desktop, "polybar-collapsed")
+        let spots = { try Self.spots(desktop, Self.polybarLayout) }
 
-        #expect(try Self.firstClick(desktop, x: desktop.width - 40, "the details after a left click") { $0.contains("Used: ") } != nil)
+        #expect(try Self.firstClick(desktop, x: try spots().ours.x, "the details after a left click") { $0.contains("Used: ") } != nil)
         let count4 = desktop.output.count
-        try desktop.click(x: desktop.width - 40, button: 1)
+        try desktop.click(x: try spots().ours.x, button: 1)
         #expect(Self.line(desktop, after: count4, "collapsed again") { $0.contains("%") && !$0.contains("Used:") } != nil)
+
+        // A left click on the clock shows its date-alt: it grows. A right click does nothing there.
+        try Self.expectNeighbourClicksAreNotOurs(desktop, spots: spots, landed: { button in
+            button == 3 || ((try? desktop.capture()).flatMap(Self.polybarLayout).map { $0.neighbour.count > modules.neighbour.count + 50 } ?? false)
+        })
+        #expect((try? String(contentsOfFile: desktop.rightClicks, encoding: .utf8))?.contains(desktop.home) == true, "baobab ~ ran on a right click")
+        // The clock back to its short format, for the screenshots.
+        try desktop.click(x: try spots().neighbour.x, button: 1)
+        _ = waitUntil(seconds: 5) { (try? desktop.capture()).flatMap(Self.polybarLayout)?.neighbour == modules.neighbour }
 
         try desktop.fill(toPercent: 95)
         let critical = Self.line(desktop, after: 0, seconds: 20, "the critical update") { $0.hasPrefix("%{F#FF0000}") }
         #expect(critical != nil)
-        usleep(1_000_000)
-        #expect(try desktop.pixels(of: "#FF0000") > 50, "the module is drawn red")
+        #expect(waitUntil(seconds: 5) { ((try? desktop.pixels(of: "#FF0000")) ?? 0) > 50 }, "the module is drawn red")
         try Self.screenshot(desktop, "polybar-critical")
-
-        try desktop.click(x: desktop.width - 40, button: 3)
-        #expect(waitUntil(seconds: 10) { (try? String(contentsOfFile: desktop.rightClicks, encoding: .utf8))?.contains(desktop.home) == true },
-                "baobab ~ ran on a right click")
         #expect(!desktop.logText("polybar.log").contains("error"), "\(desktop.logText("polybar.log"))")
+
+        Self.expectEverythingEnds(desktop, bar: polybar.pid, signal: SIGKILL)
+    }
+
+    /// polybar draws ours in its default foreground (grey to white) and the clock in its
+    /// own colour; the faint edges of glyphs, near the background, count for neither.
+    static func polybarLayout(_ shot: BarScreenshot) -> (ours: ClosedRange<Int>, neighbour: ClosedRange<Int>)? {
+        let background = shot.background
+        let clock = shot.columns { $0.distance(to: background) > 120 && $0.saturation > 120 }
+        guard let start = clock.first, let end = clock.last else { return nil }
+        let ours = shot.columns { $0.distance(to: background) > 120 && $0.saturation < 60 }.filter { $0 < start }
+        guard let oursStart = ours.first, let oursEnd = ours.last else { return nil }
+        return (oursStart...oursEnd, start...end)
     }
 
     @Test(Prerequisite.root, Prerequisite.enabled(BarDesktop.xAvailable && Prerequisite.hasCommand("sway") && Prerequisite.hasCommand("waybar"),
