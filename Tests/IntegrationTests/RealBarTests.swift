@@ -5,8 +5,8 @@ import Testing
 /// neighbour block as users run them: i3blocks under i3, polybar, and waybar under sway (as
 /// an unprivileged user). Each: the block is shown, follows a real filesystem change, takes
 /// the colour of its level, and a left click on it (and not on its neighbour) shows the
-/// details, a right click runs the command. When polybar is killed, nothing it ran is left
-/// running.
+/// details, a right click runs the command. When polybar or waybar is killed, nothing it
+/// ran is left running.
 /// With USEDSPACE_SCREENSHOTS=1 the screenshots of docs/status-bars.md are taken anew.
 @Suite(.serialized) struct RealBarTests {
     static let document = DocumentationTests.repository.appendingPathComponent("docs/status-bars.md").path
@@ -157,6 +157,11 @@ import Testing
         Self.expectEverythingEnds(desktop, bar: polybar.pid, signal: SIGKILL)
     }
 
+    /// Whether a waybar update shows the details in its text (its tooltip always does).
+    static func waybarDetails(_ line: String) -> Bool {
+        (WatchProcess.json(line)?["text"] as? String)?.contains("Used:") == true
+    }
+
     /// polybar draws ours in its default foreground (grey to white) and the clock in its
     /// own colour; the faint edges of glyphs, near the background, count for neither.
     static func polybarLayout(_ shot: BarScreenshot) -> (ours: ClosedRange<Int>, neighbour: ClosedRange<Int>)? {
@@ -169,34 +174,69 @@ import Testing
     }
 
     @Test(Prerequisite.root, Prerequisite.enabled(BarDesktop.xAvailable && Prerequisite.hasCommand("sway") && Prerequisite.hasCommand("waybar"),
-                                                  "needs Xvfb, sway, waybar, xdotool, imagemagick and useradd"))
+                                                  "needs Xvfb, sway, waybar, xdotool, imagemagick, python3 and useradd"))
     func waybar() throws {
         let desktop = try BarDesktop("waybar", asUser: true)
         try desktop.fill(toPercent: 35)
-        // The user's own style, then the documented rules for the module.
-        let style = "* { font-family: \"DejaVu Sans Mono\"; font-size: 13px; }\nwindow#waybar { background: #222222; color: #dddddd; }\n"
-            + (try Self.snippet("waybar", "css"))
-        try desktop.startSway(waybarConfig: try Self.snippet("waybar", "jsonc"), style: style)
+        // The user's bar: waybar's clock left of ours, noting the buttons that click it.
+        let clockClicks = desktop.scratch.subpath("clock-clicks")
+        let clock = #""clock": {"format": "{:%H:%M:%S}", "interval": 1, "on-click": "echo 1 >> \#(clockClicks)", "on-click-right": "echo 3 >> \#(clockClicks)"},"#
+        let config = try Self.replacing(#""modules-right": ["custom/disk"],"#, with: #""modules-right": ["clock", "custom/disk"], "# + clock,
+                                        in: try Self.snippet("waybar", "jsonc"))
+        // The user's own style (the clock in a colour of its own, to be told from ours), on a
+        // dark theme and later on GTK's light one (Adwaita's), then the documented rules.
+        let documentedStyle = try Self.snippet("waybar", "css")
+        func style(window: Color, text: String) -> String {
+            "* { font-family: \"DejaVu Sans Mono\"; font-size: 13px; }\nwindow#waybar { background: \(window); color: \(text); }\n"
+                + "#clock { color: #729fcf; }\n" + documentedStyle
+        }
+        let dark = Color(red: 0x22, green: 0x22, blue: 0x22), light = Color(red: 0xf6, green: 0xf5, blue: 0xf4)
+        try desktop.startSway(waybarConfig: config, style: style(window: dark, text: "#dddddd"))
         let first = Self.line(desktop, seconds: 20, "the first update") { $0.contains("\"text\"") }
         #expect(first?.contains(#""class":["normal"]"#) == true, "\(first ?? "")")
-        usleep(1_500_000)
+        let spots = { try Self.spots(desktop, height: 30, y: 8, Self.waybarLayout) }
+        let normal = try #require(Self.waybarModule(desktop, window: dark, unlike: nil), "the module is not drawn")
         try Self.screenshot(desktop, "waybar-collapsed", height: 30)
 
-        #expect(try Self.firstClick(desktop, x: desktop.width - 40, y: 14, "the details after a left click") { $0.contains("Used: ") && $0.contains("\"text\"") } != nil)
+        #expect(try Self.firstClick(desktop, x: desktop.width - 40, y: 14, "the details after a left click", Self.waybarDetails) != nil)
         usleep(1_000_000)
         try Self.screenshot(desktop, "waybar-expanded", height: 30)
+        let expanded = desktop.output.count
         try desktop.click(x: desktop.width - 40, y: 14, button: 1)
+        #expect(Self.line(desktop, after: expanded, "collapsed again") { !Self.waybarDetails($0) } != nil)
 
+        try Self.expectNeighbourClicksAreNotOurs(desktop, spots: spots, details: Self.waybarDetails, landed: { button in
+            ((try? String(contentsOfFile: clockClicks, encoding: .utf8)) ?? "").split(separator: "\n").contains("\(button)")
+        })
+        #expect((try? String(contentsOfFile: desktop.rightClicks, encoding: .utf8))?.contains(desktop.home) == true, "baobab ~ ran on a right click")
+
+        // The warning and the critical level, readable on the dark theme…
+        try desktop.fill(toPercent: 85)
+        #expect(Self.line(desktop, after: 0, seconds: 20, "the warning update") { $0.contains(#""class":["warning"]"#) } != nil)
+        let warning = Self.expectReadable(desktop, "the warning on a dark bar", window: dark, unlike: normal.look)
         try desktop.fill(toPercent: 95)
         #expect(Self.line(desktop, after: 0, seconds: 20, "the critical update") { $0.contains(#""class":["critical"]"#) } != nil)
-        usleep(1_500_000)
-        #expect(try desktop.pixels(of: "#FF0000", height: 30) > 50, "the module is drawn red (its CSS)")
+        let critical = Self.expectReadable(desktop, "the critical level on a dark bar", window: dark, unlike: warning)
+        let criticalColor = Self.cssColor(documentedStyle, rule: "#custom-disk.critical", property: "background")
+        #expect(try desktop.pixels(of: criticalColor ?? "none", height: 30) > 50, "the module is drawn on its critical background \(criticalColor ?? "") (its CSS)")
         try Self.screenshot(desktop, "waybar-critical", height: 30)
 
-        try desktop.click(x: desktop.width - 40, y: 14, button: 3)
-        #expect(waitUntil(seconds: 10) { (try? String(contentsOfFile: desktop.rightClicks, encoding: .utf8))?.contains(desktop.home) == true },
-                "baobab ~ ran on a right click")
+        // …and on the light one: the user switches, and waybar reloads its style (SIGUSR2),
+        // and its modules with it.
+        let waybar = try #require(desktop.barProcess("waybar"))
+        let reload = desktop.output.count
+        _ = try desktop.write(style(window: light, text: "#2e3436"), to: "config/waybar/style.css")
+        kill(waybar, SIGUSR2)
+        #expect(Self.line(desktop, after: reload, seconds: 20, "the update after the reload") { $0.contains(#""class":["critical"]"#) } != nil)
+        let criticalOnLight = Self.expectReadable(desktop, "the critical level on a light bar", window: light, unlike: nil)
+        try desktop.fill(toPercent: 85)
+        #expect(Self.line(desktop, after: reload, seconds: 20, "the warning update") { $0.contains(#""class":["warning"]"#) } != nil)
+        Self.expectReadable(desktop, "the warning on a light bar", window: light, unlike: criticalOnLight)
+        try Self.screenshot(desktop, "waybar-warning-light", height: 30)
+
         let waybarLog = desktop.logText("sway.log")
         #expect(!waybarLog.contains("[error]"), "\(waybarLog.split(separator: "\n").filter { $0.contains("[error]") })")
+        // waybar on SIGTERM kills the `sh -c` of its exec command, not what that runs.
+        Self.expectEverythingEnds(desktop, bar: waybar, signal: SIGTERM)
     }
 }
