@@ -2,11 +2,11 @@ import Foundation
 import Testing
 
 /// The bar configurations of docs/status-bars.md, verbatim, in the real bars, beside a
-/// neighbour block as users run them: i3blocks under i3, polybar, and waybar under sway (as
-/// an unprivileged user). Each: the block is shown, follows a real filesystem change, takes
-/// the colour of its level, and a left click on it (and not on its neighbour) shows the
-/// details, a right click runs the command. When polybar or waybar is killed, nothing it
-/// ran is left running.
+/// neighbour block as users run them: i3blocks under i3, polybar, waybar under sway (as an
+/// unprivileged user), and i3bar with i3status through the documented wrapper. Each: the
+/// block is shown, follows a real filesystem change, takes the colour of its level, and a
+/// left click on it (and not on its neighbour) shows the details, a right click runs the
+/// command. When polybar, waybar or i3bar is killed, nothing it ran is left running.
 /// With USEDSPACE_SCREENSHOTS=1 the screenshots of docs/status-bars.md are taken anew.
 @Suite(.serialized) struct RealBarTests {
     static let document = DocumentationTests.repository.appendingPathComponent("docs/status-bars.md").path
