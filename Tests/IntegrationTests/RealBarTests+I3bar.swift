@@ -1,10 +1,30 @@
 import Foundation
 import Testing
 
-/// i3bar with i3status's blocks and ours through the wrapper of docs/status-bars.md, both
-/// verbatim, with a real i3status showing the load and a clock: ours, then i3status's.
-/// The clock's block has an instance (`local`), the load's none.
+/// i3bar as docs/status-bars.md configures it, verbatim: usedspace as its status command,
+/// and beside i3status through the documented wrapper, with a real i3status showing the
+/// load and a clock: ours, then i3status's. The clock's block has an instance (`local`),
+/// the load's none.
 extension RealBarTests {
+    /// The command of the documented `status_command` line that contains `text`.
+    static func statusCommand(containing text: String) throws -> String {
+        guard let line = try section("i3bar").split(separator: "\n").first(where: { $0.contains("status_command") && $0.contains(text) }) else {
+            throw HarnessFailure("no status_command with \(text) under ## i3bar in docs/status-bars.md")
+        }
+        return String(line.trimmingCharacters(in: .whitespaces).dropFirst("status_command ".count))
+    }
+
+    @Test(Prerequisite.root, Prerequisite.enabled(BarDesktop.xAvailable, "needs Xvfb, i3, xdotool, imagemagick and python3"))
+    func i3bar() throws {
+        let desktop = try BarDesktop("i3bar")
+        try desktop.fill(toPercent: 35)
+        try desktop.startI3(statusCommand: try Self.statusCommand(containing: "usedspace watch"))
+        #expect(Self.line(desktop, "the first update") { $0.contains("full_text") }?.contains("Used:") == false)
+        // The only block, at the right end.
+        #expect(try Self.firstClick(desktop, x: desktop.width - 40, "the details after a left click") { $0.contains("Used: ") } != nil)
+        Self.expectEverythingEnds(desktop, bar: try #require(desktop.barProcess("i3bar")), signal: SIGKILL)
+    }
+
     static let i3statusConfig = """
         general {
             output_format = "i3bar"
@@ -34,8 +54,7 @@ extension RealBarTests {
         let desktop = try BarDesktop("i3status")
         try desktop.fill(toPercent: 35)
         // The script where the documented i3 config line runs it from, and i3status's own configuration.
-        let line = try #require(try Self.section("i3bar").split(separator: "\n").first { $0.contains("status_command") && $0.contains("usedspace-i3status") })
-        let command = String(line.trimmingCharacters(in: .whitespaces).dropFirst("status_command ".count))
+        let command = try Self.statusCommand(containing: "usedspace-i3status")
         let script = String(command.prefix { $0 != " " }).replacingOccurrences(of: "~", with: desktop.home)
         try FileManager.default.createDirectory(atPath: (script as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Self.snippet("i3bar", "sh").write(toFile: script, atomically: true, encoding: .utf8)
