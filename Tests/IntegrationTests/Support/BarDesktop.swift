@@ -1,13 +1,16 @@
 import Foundation
 
 /// A real status bar on a real display, for the bars' own tests (RealBarTests): Xvfb, and
-/// in it i3 with i3bar running i3blocks, or polybar, or sway (as an unprivileged user, which
-/// it insists on; X11 backend, so xdotool clicks) running waybar. The bar runs
+/// in it i3 with i3bar running i3blocks (or i3status and usedspace), or polybar, or sway
+/// (as an unprivileged user, which it insists on; X11 backend, so xdotool clicks) running
+/// waybar. The bar runs
 /// `usedspace` from PATH as its documented configuration says, through a wrapper that
-/// copies what `watch` and `status` print to a log, so the test sees what the bar got.
+/// copies what `watch` and `status` print to a log, so the test sees what the bar got. The
+/// copier ends as soon as the bar stops reading (as `watch` itself does), so that a bar's
+/// death reaches the `watch` behind it as it would without the copier.
 /// A fake `baobab` on PATH records the right clicks.
 final class BarDesktop {
-    static var xAvailable: Bool { ["Xvfb", "i3", "xdotool", "import"].allSatisfy(Prerequisite.hasCommand) }
+    static var xAvailable: Bool { ["Xvfb", "i3", "xdotool", "import", "python3"].allSatisfy(Prerequisite.hasCommand) }
 
     let scratch: ScratchDirectory
     let display: String
@@ -46,12 +49,32 @@ final class BarDesktop {
             #!/bin/sh
             # usedspace as the bar runs it, its output copied to the test's log.
             case "$1" in
-              watch|status) \(CommandRunner.usedspace) "$@" | tee -a \(quoted(log)) ;;
+              watch|status) \(CommandRunner.usedspace) "$@" | copy-output \(quoted(log)) ;;
               *) exec \(CommandRunner.usedspace) "$@" ;;
             esac
             """.write(toFile: bin + "/usedspace", atomically: true, encoding: .utf8)
+        // tee would outlive a dead bar until its next write, and keep the watch alive with it.
+        try """
+            #!/usr/bin/python3
+            # Copies stdin to stdout and to the log; ends at the end of stdin, or when nobody
+            # reads stdout any more (poll says POLLERR), as usedspace watch does.
+            import os, select, sys
+            log = os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND)
+            poller = select.poll()
+            poller.register(0, select.POLLIN)
+            poller.register(1, 0)
+            while True:
+                for fd, _ in poller.poll():
+                    if fd == 1:
+                        sys.exit(0)
+                    data = os.read(0, 65536)
+                    if not data:
+                        sys.exit(0)
+                    os.write(log, data)
+                    os.write(1, data)
+            """.write(toFile: bin + "/copy-output", atomically: true, encoding: .utf8)
         try "#!/bin/sh\necho \"$@\" >> \(quoted(rightClicks))\n".write(toFile: bin + "/baobab", atomically: true, encoding: .utf8)
-        for tool in ["usedspace", "baobab"] { chmod(bin + "/" + tool, 0o755) }
+        for tool in ["usedspace", "copy-output", "baobab"] { chmod(bin + "/" + tool, 0o755) }
         try "".write(toFile: log, atomically: true, encoding: .utf8)
         if let user {
             for path in [runtime, log, bin] { chown(path, user.uid, user.gid) }
@@ -91,9 +114,24 @@ final class BarDesktop {
         processes.append(try SpawnedProcess(I3Desktop.path("i3"), ["-c", config], environment: environment, logFile: scratch.subpath("i3.log")))
     }
 
-    func start(_ executable: String, _ arguments: [String], logName: String) throws {
-        processes.append(try SpawnedProcess(I3Desktop.path(executable), arguments, environment: environment, logFile: scratch.subpath(logName)))
+    @discardableResult
+    func start(_ executable: String, _ arguments: [String], logName: String) throws -> SpawnedProcess {
+        let process = try SpawnedProcess(I3Desktop.path(executable), arguments, environment: environment, logFile: scratch.subpath(logName))
+        processes.append(process)
+        return process
     }
+
+    /// The running bar (`i3bar`, `waybar`…) of this desktop: its arguments name a file here.
+    func barProcess(_ name: String) -> pid_t? {
+        ProcessTable.find(name, argumentContaining: scratch.path).first
+    }
+
+    /// The control sockets of the bars' `watch` processes, named by their pids.
+    var controlSockets: [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: runtime + "/usedspace/blocks")) ?? []
+    }
+
+    var watchProcesses: [pid_t] { controlSockets.compactMap { pid_t($0.prefix { $0.isNumber }) } }
 
     /// sway as the unprivileged user, on the X display, running `waybar` from its config.
     func startSway(waybarConfig: String, style: String) throws {
@@ -127,6 +165,13 @@ final class BarDesktop {
         guard result.status == 0 else { throw HarnessFailure("import: \(result.stderr)") }
     }
 
+    /// The top `height` rows of the screen, as pixels.
+    func capture(height: Int = 24) throws -> BarScreenshot {
+        let shot = scratch.subpath("capture.png")
+        try screenshot(shot, height: height)
+        return try BarScreenshot(png: shot, width: width, height: height)
+    }
+
     /// How many pixels of the top rows have this colour (e.g. "#FF0000"), from a screenshot.
     func pixels(of color: String, height: Int = 24) throws -> Int {
         let shot = scratch.subpath("count.png")
@@ -146,9 +191,7 @@ final class BarDesktop {
     deinit {
         for process in processes.reversed() { process.stop(seconds: 5) }
         // Watches the bars left behind (each has its control socket here).
-        for file in (try? FileManager.default.contentsOfDirectory(atPath: runtime + "/usedspace/blocks")) ?? [] {
-            if let pid = Int32(file.prefix { $0.isNumber }) { kill(pid, SIGTERM) }
-        }
+        for pid in watchProcesses { kill(pid, SIGTERM) }
     }
 
     static func unprivilegedUser() throws -> (uid: uid_t, gid: gid_t) {

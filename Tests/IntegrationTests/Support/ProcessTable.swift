@@ -1,0 +1,58 @@
+import Foundation
+
+/// The machine's processes as /proc shows them: to find the process a bar runs and all it
+/// started, and to see them gone. A zombie counts as gone: it runs nothing any more, and an
+/// orphan's may stay, as this machine's PID 1 does not reap them.
+enum ProcessTable {
+    static func all() -> [pid_t] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }
+    }
+
+    /// argv, as the process has it now.
+    static func arguments(of pid: pid_t) -> [String] {
+        (readProcFile("/proc/\(pid)/cmdline") ?? "").split(separator: "\0").map(String.init)
+    }
+
+    /// The state letter and the parent, from /proc/PID/stat (after the command's parentheses).
+    static func status(of pid: pid_t) -> (state: Character, parent: pid_t)? {
+        guard let stat = readProcFile("/proc/\(pid)/stat"), let end = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 1, let state = fields[0].first, let parent = pid_t(fields[1]) else { return nil }
+        return (state, parent)
+    }
+
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let state = status(of: pid)?.state else { return false }
+        return state != "Z" && state != "X"
+    }
+
+    /// Every process started under `pid`, however deep (as long as it has not been orphaned yet).
+    static func descendants(of pid: pid_t) -> [pid_t] {
+        var children: [pid_t: [pid_t]] = [:]
+        for process in all() {
+            if let parent = status(of: process)?.parent { children[parent, default: []].append(process) }
+        }
+        var found: [pid_t] = []
+        var pending = [pid]
+        while let next = pending.popLast() {
+            let direct = children[next] ?? []
+            found += direct
+            pending += direct
+        }
+        return found
+    }
+
+    /// The running processes of program `name` with an argument that contains `text`.
+    static func find(_ name: String, argumentContaining text: String) -> [pid_t] {
+        all().filter { pid in
+            let arguments = arguments(of: pid)
+            guard let program = arguments.first, (program as NSString).lastPathComponent == name else { return false }
+            return isRunning(pid) && arguments.dropFirst().contains { $0.contains(text) }
+        }
+    }
+
+    /// One line per process: what a failing test shows of those left behind.
+    static func describe(_ pids: [pid_t]) -> String {
+        pids.map { "\($0) \(arguments(of: $0).joined(separator: " "))" }.joined(separator: "; ")
+    }
+}
