@@ -35,11 +35,14 @@ public struct FileStatus: Equatable, Sendable {
         return FileStatus(info)
     }
 
+    /// A dev_t's major and minor numbers (gnu_dev_major/minor are macros in glibc; this is
+    /// their definition).
+    static func deviceNumbers(_ device: UInt64) -> (major: UInt32, minor: UInt32) {
+        (UInt32(((device >> 32) & 0xFFFF_F000) | ((device >> 8) & 0x0000_0FFF)), UInt32(((device >> 12) & 0xFFFF_FF00) | (device & 0x0000_00FF)))
+    }
+
     init(_ info: stat) {
-        // gnu_dev_major/minor are macros in glibc; this is their definition.
-        let device = UInt64(info.st_dev)
-        deviceMajor = UInt32(((device >> 32) & 0xFFFF_F000) | ((device >> 8) & 0x0000_0FFF))
-        deviceMinor = UInt32(((device >> 12) & 0xFFFF_FF00) | (device & 0x0000_00FF))
+        (deviceMajor, deviceMinor) = Self.deviceNumbers(UInt64(info.st_dev))
         isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
         isSocket = (info.st_mode & S_IFMT) == S_IFSOCK
         ownerID = info.st_uid

@@ -39,7 +39,7 @@ enum IsolatedChild {
             guard finished == nil else { return }
             // It exits whenever the filesystem answers; SIGKILL makes that the moment.
             kill(child, SIGKILL)
-            IsolatedChild.abandoned.withLock { $0.append(child) }
+            IsolatedChild.abandon(child)
         }
 
         /// The pipe to poll for readability while the child runs.
@@ -83,6 +83,12 @@ enum IsolatedChild {
             }
             return true
         }
+    }
+
+    /// A child given up on: reaped once it has exited.
+    static func abandon(_ child: pid_t) {
+        abandoned.withLock { $0.append(child) }
+        reapAbandoned()
     }
 
     private static func reapAbandoned() {

@@ -64,6 +64,41 @@ public enum PathSampler {
         }
     }
 
+    /// Samples `path` from a probe's answer (FilesystemProbe: the filesystem's calls made in
+    /// a child), reusing `cached` while the answer is of the same place; updates `cached`.
+    static func sample(_ path: String, probe: FilesystemProbe, reusing cached: inout Resolution?) -> Sample {
+        let time = WallClock.now()
+        let answer: FilesystemProbe.Answer
+        do {
+            answer = try probe.sample(readOnly: cached?.mount.readOnly ?? false)
+        } catch {
+            cached = nil
+            return .failed(pathError(error, path: path), path: path, mountPoint: nil, fileSystemType: nil, at: time)
+        }
+        if let resolution = cached, resolution.canonicalPath == answer.canonicalPath, resolution.device == (answer.deviceMajor, answer.deviceMinor),
+           resolution.inode == answer.inode {
+            return measure(resolution, at: time) { _ throws(SystemError) in answer.reading.statistics }
+        }
+        cached = nil
+        let entries: [MountEntry]
+        do {
+            entries = try MountTable.read()
+        } catch {
+            return .failed(.system(call: "read", path: MountTable.path, message: error.description), path: answer.canonicalPath,
+                           mountPoint: nil, fileSystemType: nil, at: time)
+        }
+        guard let mount = MountLocator.mount(containing: answer.canonicalPath, in: entries, device: (answer.deviceMajor, answer.deviceMinor))
+        else {
+            return .failed(.noMountFound(path: answer.canonicalPath), path: answer.canonicalPath, mountPoint: nil, fileSystemType: nil, at: time)
+        }
+        let resolution = Resolution(canonicalPath: answer.canonicalPath, mount: mount, device: (answer.deviceMajor, answer.deviceMinor),
+                                    inode: answer.inode)
+        cached = resolution
+        var statistics = answer.reading.statistics
+        statistics.readOnly = mount.readOnly
+        return measure(resolution, at: time) { _ throws(SystemError) in statistics }
+    }
+
     public struct ResolutionFailure: Error {
         public var sample: Sample
     }

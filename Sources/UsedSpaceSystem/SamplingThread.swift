@@ -129,6 +129,7 @@ public final class SamplingThread {
             // all, it leaves the group after that sample (or the rescue hands it the thread).
             group.join(sampled)
         } else {
+            sampled.sampler.fitProbe(path: path, knownLocal: Self.looksLocal(path))
             let group = self.group
             try WorkerThread.start { Self.run(sampled, group: group) }
         }
@@ -260,6 +261,26 @@ public final class SamplingThread {
         /// What the check at every sample reads, as plain values: reading them from
         /// `resolution` would cost its strings' retains.
         var quick = QuickCheck()
+        /// The child that makes the path's filesystem calls, for a path on a filesystem that
+        /// may hang (not RealFilesystems.isKnownLocal): the thread then never enters it, and
+        /// the process can always exit. nil: the calls are made here (`measure`, `read`).
+        var probe: FilesystemProbe?
+
+        /// A full sample: through the probe, or here.
+        mutating func fullSample(_ path: String, sharedFor maximumAge: UInt64) -> Sample {
+            if let probe { return PathSampler.sample(path, probe: probe, reusing: &resolution) }
+            return measure(path, &resolution, maximumAge)
+        }
+
+        /// A probe for a path whose filesystem may hang, none for one known local (by its
+        /// last resolution, or lexically before the first).
+        mutating func fitProbe(path: String, knownLocal: Bool) {
+            if knownLocal {
+                probe = nil
+            } else if probe == nil {
+                probe = FilesystemProbe(path: path)
+            }
+        }
 
         /// After a full sample: what the resolution now says.
         mutating func resolutionChanged(path: String) {
@@ -400,11 +421,13 @@ public final class SamplingThread {
         var sampler = sampled.sampler
         defer { sampled.sampler = sampler }
         if sampler.resolution == nil { sampler.quick.resolvedAt = now }
-        var sample = sampler.measure(path, &sampler.resolution, interval / 2)
+        var sample = sampler.fullSample(path, sharedFor: interval / 2)
         sampler.resolutionChanged(path: path)
         sample = sampler.btrfs.annotate(sample, device: sampler.resolution?.device)
         sampler.quick.identifier = nil
-        if case .measured(let measurement) = sample, sampler.resolution != nil {
+        // Through a probe, the figures of the next sample come with the next full one: no
+        // statvfs is made here (the quick check needs the identifier).
+        if case .measured(let measurement) = sample, sampler.resolution != nil, sampler.probe == nil {
             // The identifier that goes with these figures: the reading above when it saw
             // them too, else one more statvfs (the first sample, or the figures moved
             // between the two calls).
@@ -488,9 +511,11 @@ public final class SamplingThread {
             if interval >= sampled.timeoutNanoseconds { sampled.alarm.disarm() }
             if let group, sampled.sampler.isKnownLocal {
                 sampled.alarm.disarm()
+                sampled.sampler.probe = nil
                 group.join(sampled)
                 return
             }
+            if sampled.sampler.resolution != nil { sampled.sampler.fitProbe(path: sampled.path, knownLocal: sampled.sampler.isKnownLocal) }
         }
     }
 }

@@ -138,6 +138,61 @@ struct DaemonProtocolTests {
         #expect(Date().timeIntervalSince(started) < 3)
     }
 
+    /// A disk in use publishes every sample; the state file is not rewritten each time
+    /// (once a minute at most, and at stop, exactly); a daemon killed meanwhile comes back
+    /// above every seq it published (the file reserves them).
+    @Test(Prerequisite.root) func theStateFileIsWrittenOnceAMinuteAndAtStopAndSeqNeverGoesBack() throws {
+        let scratch = try ScratchDirectory("state-minute")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
+        let daemon = try Self.daemon(["--path", mount, "--interval", "100ms", "--threshold", "0"])
+        let stateFile = daemon.stateDirectory + "/state.json"
+        func inode() -> ino_t? {
+            var info = stat()
+            return stat(stateFile, &info) == 0 ? info.st_ino : nil
+        }
+        #expect(waitUntil(seconds: 5) { inode() != nil }, "the first publish is saved at once")
+        let written = inode()
+        let client = try daemon.client()
+        let first = try #require(try client.request("subscribe format=json").json?["seq"] as? Int)
+        for round in 1...10 {
+            try Data(count: round << 20).write(to: URL(fileURLWithPath: mount + "/churn"))
+            _ = try client.readFrame(timeout: 5)
+        }
+        let last = try #require(try daemon.client().request("status json").json?["seq"] as? Int)
+        #expect(last >= first + 10)
+        #expect(inode() == written, "rewritten within the minute")
+        let reserved = try #require(try StateFileText(stateFile).reservedSeq)
+        #expect(reserved > last, "the file reserves the seqs published since it was written")
+
+        // Killed: the next run goes on above the reservation, its restored snapshot too.
+        daemon.signal(SIGKILL)
+        #expect(waitUntil(seconds: 10) { daemon.pid.map { $0 != 0 } != true || !daemon.isRunning })
+        try daemon.waitUntilAnswering()
+        let restored = try #require(try daemon.client().request("status json").json?["seq"] as? Int)
+        #expect(restored >= reserved, "seq went back from \(last) to \(restored)")
+
+        // Stopped: the file says the last seq exactly.
+        let final = try #require(try daemon.client().request("status json").json?["seq"] as? Int)
+        #expect(daemon.stop() == 0)
+        // (Publishes may come between that answer and the stop: the file's last one.)
+        let text = try StateFileText(stateFile)
+        let saved = try #require(text.contents.firstMatch(of: /"seq":(\d+)/).flatMap { Int($0.output.1) })
+        #expect(saved >= final)
+        #expect(try text.reservedSeq == saved, "\(text.contents)")
+    }
+
+    /// The state file's text and its reservation.
+    struct StateFileText {
+        let contents: String
+        init(_ path: String) throws { contents = try String(contentsOfFile: path, encoding: .utf8) }
+        var reservedSeq: Int? {
+            get throws {
+                let object = try JSONSerialization.jsonObject(with: Data(contents.utf8)) as? [String: Any]
+                return object?["seq_reserved"] as? Int
+            }
+        }
+    }
+
     @Test func persistsTheSnapshotAndServesItStaleAfterARestart() throws {
         let first = try Self.daemon()
         let before = try #require(try first.client().request("status json").json)

@@ -82,4 +82,30 @@ struct ShippedUnitTests {
         let shown = try desktop.shown()
         #expect(shown.contains { $0.summary == "Low disk space on \(mount)" }, "\(shown); \(daemon.log.text)")
     }
+
+    /// A watched filesystem that hangs (a dead sshfs) holds up neither a stop nor a restart:
+    /// the daemon never enters it itself (a probe child does, and is left to exit when the
+    /// server answers), so it stops at once, and the next client starts a new one.
+    @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, fuse3 and python3-fusepy"))
+    func aHangingFilesystemHoldsUpNeitherAStopNorARestart() throws {
+        let hanging = try HangingMount()
+        let daemon = try UserServiceDaemon(arguments: ["--path", hanging.mountPoint, "--path", "~", "--interval", "100ms", "--timeout", "1s"])
+        try daemon.waitUntilAnswering()
+        #expect(waitUntil(seconds: 5) { (try? daemon.client().request("status json", timeout: 2).json?["state"] as? String) == "fresh" })
+        hanging.hang()
+        #expect(waitUntil(seconds: 5) {
+            (try? daemon.client().request("status json path=\(hanging.mountPoint)", timeout: 2).json?["state"] as? String) == "stale"
+        })
+        let started = Date()
+        #expect(daemon.stop() == 0)
+        let stopTime = Date().timeIntervalSince(started)
+        print("measured: systemctl stop with a hung watched filesystem: \(Int(stopTime * 1000)) ms")
+        #expect(stopTime < 5, "\(stopTime) s")
+        // Started again by the next client, while the old probe still waits for the server.
+        try daemon.waitUntilAnswering(seconds: 10)
+        let home = try #require(try daemon.client().request("status json path=\(daemon.home)", timeout: 2).json)
+        #expect(home["state"] as? String == "fresh" || home["state"] as? String == "stale", "\(home)")
+        hanging.release()
+        #expect(daemon.stop() == 0)
+    }
 }

@@ -119,6 +119,22 @@ import Testing
         #expect((fresh["full_text"] as? String)?.hasSuffix("90.0%") == true)
     }
 
+    /// A watch sampling a filesystem that hangs (its calls made by a probe child, not by a
+    /// thread of its own, which would keep the process from exiting) ends with its bar.
+    @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, fuse3 and python3-fusepy"))
+    func aWatchOfAHungFilesystemEndsWithItsBar() throws {
+        let hanging = try HangingMount()
+        let directory = try ScratchDirectory("watch-hang-end")
+        let watch = try WatchProcess(["--path", hanging.mountPoint, "--format", "i3blocks", "--no-daemon", "--interval", "200ms", "--timeout", "500ms"],
+                                     environment: Self.environment(socket: directory.subpath("none.sock")))
+        defer { hanging.release() }
+        _ = try watch.waitForLine()
+        hanging.hang()
+        _ = try watch.waitForLine(after: 1, timeout: 5) { $0.contains("(stale)") }
+        watch.closeOutput()
+        #expect(waitUntil(seconds: 2) { !watch.process.isRunning }, "the watch is stuck with its filesystem")
+    }
+
     @Test func clicksToggleDetailsAndRunTheRightClickCommand() throws {
         let directory = try ScratchDirectory("watch-click")
         let marker = directory.subpath("right-clicked")

@@ -23,15 +23,38 @@ import Testing
     }
 
     @Test func theStatusLineLeadsWithAConfigurationProblem() {
-        #expect(StatusText.describe([Self.snapshot()]) == "55.6% used of /home (seq 1)")
+        #expect(StatusText.describe([Self.snapshot()]) == "55.6% used of /home")
         #expect(StatusText.describe([Self.snapshot(), nil], configurationProblem: "c:2: bad; running with the default settings")
-                == "configuration refused: c:2: bad; running with the default settings | 55.6% used of /home (seq 1); sampling…")
+                == "configuration refused: c:2: bad; running with the default settings | 55.6% used of /home; sampling…")
     }
 
     @Test func twoWatchedPathsOnOneMountPointAreNamedByTheirPaths() {
         let text = StatusText.describe([Self.snapshot("/home/u"), Self.snapshot("/home/u/src", seq: 3), Self.snapshot("/data")])
-        #expect(text == "55.6% used of /home/u (seq 1); 55.6% used of /home/u/src (seq 3); 55.6% used of /data (seq 1)")
-        #expect(StatusText.describe([Self.snapshot("/home/u")]) == "55.6% used of /home (seq 1)", "alone: its mount point")
+        #expect(text == "55.6% used of /home/u; 55.6% used of /home/u/src; 55.6% used of /data")
+        #expect(StatusText.describe([Self.snapshot("/home/u")]) == "55.6% used of /home", "alone: its mount point")
+    }
+
+    /// The status line changes only when what it says changes: a publish that moves the
+    /// figures by less than a tenth of a point sends nothing to the service manager.
+    @Test func theStatusLineDoesNotChangeWithEveryPublish() {
+        let next = Self.snapshot(seq: 2)
+        #expect(StatusText.describe([Self.snapshot(seq: 1)]) == StatusText.describe([next]))
+        var stale = next
+        stale.state = .stale
+        #expect(StatusText.describe([stale]) == "55.6% used of /home (stale)")
+    }
+
+    /// A line in the journal for a publish that changes df's Use% or the state, not for every one.
+    @Test func aPublishIsWorthALineWhenUsePercentOrStateChanges() {
+        let first = Self.snapshot(available: 40)
+        #expect(PublishSummary.isWorthALine(first, after: nil))
+        var same = first
+        same.seq = 2
+        #expect(!PublishSummary.isWorthALine(same, after: first))
+        #expect(PublishSummary.isWorthALine(Self.snapshot(available: 30, seq: 3), after: first))
+        var stale = same
+        stale.state = .stale
+        #expect(PublishSummary.isWorthALine(stale, after: same))
     }
 
     /// The daemon's bar renderings use the configuration's [bar] and [filesystem] settings,
@@ -50,18 +73,30 @@ import Testing
     @Test func theStateFileKeepsTheWatchedPathAndNeverTheConfigurationProblem() throws {
         var shown = Self.snapshot("/real/home", seq: 7)
         shown.configurationProblem = "c:2: bad"
-        let text = StateFile.encode([StateFile.Entry(watch: "/home/u", snapshot: shown)])
+        let text = StateFile.encode([StateFile.Entry(watch: "/home/u", snapshot: shown)], reservedSeq: 7)
         #expect(!text.contains("config_error"))
         let decoded = try StateFile.decode(text)
         #expect(decoded.problems.isEmpty)
-        #expect(StateFile.snapshot(for: "/home/u", in: decoded.entries)?.seq == 7)
-        #expect(StateFile.snapshot(for: "/real/home", in: decoded.entries) == nil, "a version 2 entry is found by its watched path")
+        #expect(StateFile.snapshot(for: "/home/u", in: decoded)?.seq == 7)
+        #expect(StateFile.snapshot(for: "/real/home", in: decoded) == nil, "a version 2 entry is found by its watched path")
+    }
+
+    /// A file written a while before a crash reserved the seqs published since: the snapshot
+    /// restored from it comes after all of them.
+    @Test func theRestoredSnapshotComesAfterTheReservedSeqs() throws {
+        let text = StateFile.encode([StateFile.Entry(watch: "/home/u", snapshot: Self.snapshot(seq: 42))], reservedSeq: 1042)
+        let decoded = try StateFile.decode(text)
+        #expect(decoded.reservedSeq == 1042)
+        #expect(StateFile.snapshot(for: "/home/u", in: decoded)?.seq == 1042)
+        let broken = try StateFile.decode(text.replacing("\"seq_reserved\":1042", with: "\"seq_reserved\":-1"))
+        #expect(broken.reservedSeq == 0 && broken.problems.count == 1)
+        #expect(StateFile.snapshot(for: "/home/u", in: broken)?.seq == 42)
     }
 
     @Test func aVersionOneFileIsFoundByTheSnapshotsPath() throws {
         let v1 = "{\"format\":\"usedspace-state\",\"version\":1,\"snapshots\":[\n" + SnapshotCodec.encode(Self.snapshot("/home/u", seq: 3)) + "\n]}\n"
         let decoded = try StateFile.decode(v1)
-        #expect(StateFile.snapshot(for: "/home/u", in: decoded.entries)?.seq == 3)
+        #expect(StateFile.snapshot(for: "/home/u", in: decoded)?.seq == 3)
     }
 
     /// A disk swapped at the path while the daemon was stopped starts a new history.

@@ -60,3 +60,33 @@ int clinux_pidfd_open(int pid);
 /// flock(2) with LOCK_EX | LOCK_NB on a file created at `path` (mode 0600), held for as
 /// long as the returned descriptor is open: -1 when another process holds it.
 int clinux_try_lock(const char *path);
+
+/// What a filesystem probe answers for one request: the path resolved (realpath), its
+/// device and inode (stat), and statvfs of it; or the call that failed and its errno.
+struct clinux_probe_answer {
+    /// 0: everything answered; 1: realpath failed; 2: stat; 3: statvfs.
+    int failed_call;
+    int error;
+    unsigned long long device;
+    unsigned long long inode;
+    unsigned long long block_size;
+    unsigned long long fragment_size;
+    unsigned long long blocks;
+    unsigned long long free_blocks;
+    unsigned long long available_blocks;
+    unsigned long long files;
+    unsigned long long free_files;
+    unsigned long long fsid;
+    unsigned long long flags;
+    unsigned int path_length;
+    char path[4096];
+};
+
+/// Forks a filesystem probe for `path`: a child that, for every byte written to
+/// `*requests`, writes one struct clinux_probe_answer to `*answers`, and exits when
+/// `*requests` is closed. The calls that can hang on a dead network or FUSE filesystem
+/// (realpath, stat, statvfs) are made in it, so a caller's thread never is stuck in one (a
+/// process cannot exit while one of its threads is). The child runs C code only, with no
+/// descriptor of the parent's but its two pipes. Returns the child's pid and sets the
+/// caller's ends (close-on-exec), or -1 with errno set.
+int clinux_probe_start(const char *path, int *requests, int *answers);

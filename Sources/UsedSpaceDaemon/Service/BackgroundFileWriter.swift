@@ -10,7 +10,8 @@ final class BackgroundFileWriter: FileKeeper {
     private let logger: Logger
     private let writer: BackgroundWorker<String, Result<Void, SystemError>>
     private var source: IOEventSource?
-    private var failing = false
+    /// The last write failed (and was logged); cleared by one that succeeds.
+    private(set) var isFailing = false
 
     /// `what` names the file in log messages ("the state file"); `mode` is its permissions
     /// (private by default).
@@ -19,10 +20,18 @@ final class BackgroundFileWriter: FileKeeper {
         self.what = what
         self.logger = logger
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let made = DirectoryMade()
         writer = try BackgroundWorker { contents in
             Result { () throws(SystemError) in
-                try AtomicFile.makeDirectories(directory)
-                try AtomicFile.write(contents, to: path, mode: mode)
+                // Made at the first write, and again only when it has gone (a failed write).
+                if !made.value { try AtomicFile.makeDirectories(directory) }
+                made.value = true
+                do throws(SystemError) {
+                    try AtomicFile.write(contents, to: path, mode: mode)
+                } catch {
+                    made.value = false
+                    throw error
+                }
             }
         }
         source = try IOEventSource(loop: loop, descriptor: writer.wake.descriptor, events: IOEvents.readable) { [unowned self] _ in
@@ -50,9 +59,9 @@ final class BackgroundFileWriter: FileKeeper {
         for result in writer.takeOutputs() {
             switch result {
             case .success:
-                if failing {
+                if isFailing {
                     logger.notice("\(what) is being saved again: \(path)", metadata: ["file": "\(path)"])
-                    failing = false
+                    isFailing = false
                 }
             case .failure(let error):
                 reportFailure(error)
@@ -61,9 +70,14 @@ final class BackgroundFileWriter: FileKeeper {
     }
 
     private func reportFailure(_ error: SystemError) {
-        guard !failing else { return }
-        failing = true
+        guard !isFailing else { return }
+        isFailing = true
         logger.error("cannot save \(what) \(path): \(error); serving from memory, and not logging this again until a save succeeds",
                      metadata: ["file": "\(path)", "reason": "\(error)"])
     }
+}
+
+/// Whether the worker thread made the file's directory already (only that thread uses it).
+private final class DirectoryMade: @unchecked Sendable {
+    var value = false
 }

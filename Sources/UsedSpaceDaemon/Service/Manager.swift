@@ -14,7 +14,7 @@ import UsedSpaceSystem
 final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     private let loop: EventLoop
     private let logger: Logger
-    private let notifier = ServiceNotifier()
+    private var notifier = ServiceNotifier()
     private let paths: DaemonPaths
     private let loader: ConfigurationLoader
     /// What the configuration made; replaced whole by a reload.
@@ -22,8 +22,8 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     private var watches: [WatchedPath] { state.watches }
     private var settings: DaemonSettings { state.settings }
 
-    private var restored: [StateFile.Entry] = []
-    private var stateFile: BackgroundFileWriter?
+    private var restored = StateFile.Contents(entries: [], problems: [])
+    private var stateSaver: StateSaver?
     private var historyFile: BackgroundFileWriter?
     private var tracker = TimeToFullTracker()
     private var heartbeat: TimerEventSource?
@@ -92,8 +92,12 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
             if case .read(let text) = outcomes[index] { return text }
             return nil
         }
-        stateFile = try BackgroundFileWriter(path: stateFileToRead.path, what: stateFileToRead.what, loop: loop, logger: logger)
         restored = loadStateFile(text(0))
+        stateSaver = try StateSaver(
+            file: try BackgroundFileWriter(path: stateFileToRead.path, what: stateFileToRead.what, loop: loop, logger: logger),
+            loop: loop, reservedSeq: restored.reservedSeq) { [unowned self] in
+            self.watches.compactMap { watch in watch.snapshot.map { StateFile.Entry(watch: watch.path, snapshot: $0) } }
+        }
         historyFile = try BackgroundFileWriter(path: historyToRead.path, what: historyToRead.what, loop: loop, logger: logger)
         if let text = text(1) { tracker = decodeHistory(text) }
         let alertsPath = alertsToRead.path
@@ -181,10 +185,9 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         logger.notice("read \(["the state file", "the history file", "the alerts file"][index]) at last; what it holds is taken over")
         switch index {
         case 0:
-            let entries = loadStateFile(text)
-            restored = entries
+            restored = loadStateFile(text)
             for watch in watches {
-                if let snapshot = StateFile.snapshot(for: watch.path, in: entries) { watch.adopt(snapshot) }
+                if let snapshot = StateFile.snapshot(for: watch.path, in: restored) { watch.adopt(snapshot) }
             }
         case 1:
             tracker.adopt(decodeHistory(text))
@@ -193,18 +196,19 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         }
     }
 
-    private func loadStateFile(_ text: String?) -> [StateFile.Entry] {
-        guard let text else { return [] }
+    private func loadStateFile(_ text: String?) -> StateFile.Contents {
+        let none = StateFile.Contents(entries: [], problems: [])
+        guard let text else { return none }
         let file = paths.stateDirectory + "/state.json"
         do {
             let contents = try StateFile.decode(text)
             for problem in contents.problems {
                 logger.warning("skipping a snapshot in the state file: \(problem)", metadata: ["state_file": "\(file)", "reason": "\(problem)"])
             }
-            return contents.entries
+            return contents
         } catch {
             logger.warning("ignoring the state file, it will be replaced: \(error)", metadata: ["state_file": "\(file)", "reason": "\(error)"])
-            return []
+            return none
         }
     }
 
@@ -216,7 +220,8 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         saveHistory()
         // The last publish queued its saves; give them a moment to land before the process ends.
         let deadline = MonotonicClock.nanoseconds() + 2_000_000_000
-        let writers = [stateFile, historyFile, state.textfile].compactMap { $0 }
+        stateSaver?.flush()
+        let writers = [stateSaver?.file, historyFile, state.textfile].compactMap { $0 }
         while writers.contains(where: \.isWriting) && MonotonicClock.nanoseconds() < deadline {
             usleep(10_000)
         }
@@ -267,8 +272,9 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
                     shown = current
                 }
             }
+            let previous = watch.snapshot
             watch.show(shown)
-            announce(shown, of: watch)
+            announce(shown, of: watch, after: previous)
         }
         if !isReady && watches.allSatisfy(\.hasSampled) { becomeReady() }
         answerWaitingRequests()
@@ -276,14 +282,14 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
 
     /// Tells everyone who follows the watch about its new snapshot: the journal, the state
     /// file, the textfile, the low-space check, systemd's status line, the subscribers.
-    private func announce(_ snapshot: Snapshot, of watch: WatchedPath) {
-        logPublish(snapshot)
+    private func announce(_ snapshot: Snapshot, of watch: WatchedPath, after previous: Snapshot?) {
+        logPublish(snapshot, after: previous)
         saveState()
         writeTextfile()
         alerts?.check(snapshot, policy: state.configuration.notifyPolicy(watchedPath: watch.path, snapshot: snapshot, home: ProcessEnvironment.homeDirectory),
                       now: WallClock.now().secondsSinceEpoch)
         spaceAlerts?.check(snapshot, now: WallClock.now().secondsSinceEpoch)
-        if isReady { notifier.status(statusText) }
+        if isReady { updateStatus() }
         // Each view's frame is encoded once, however many subscribers share it (a few views
         // at most: a list, not a Dictionary, whose code would be more of the binary to page in).
         var frames: [(view: ViewRequest, bytes: [UInt8])] = []
@@ -300,7 +306,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         }
     }
 
-    private func logPublish(_ snapshot: Snapshot) {
+    private func logPublish(_ snapshot: Snapshot, after previous: Snapshot?) {
         var metadata: Logger.Metadata = [
             "path": "\(snapshot.path)", "mountpoint": "\(snapshot.mountPoint ?? "")",
             "seq": "\(snapshot.seq)", "state": "\(snapshot.state.rawValue)",
@@ -320,11 +326,17 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         }
         let summary = PublishSummary.describe(snapshot)
         switch snapshot.state {
-        case .fresh: logger.info("published \(summary)", metadata: metadata)
+        case .fresh:
+            // A disk in use publishes every sample: the journal gets a line when df's Use%
+            // or the state changes (or --verbose), not one a second.
+            let level: Logger.Level = PublishSummary.isWorthALine(snapshot, after: previous) ? .info : .debug
+            logger.log(level: level, "published \(summary)", metadata: metadata)
         case .stale: logger.warning("the filesystem does not answer; serving the last snapshot as stale: \(summary)", metadata: metadata)
         case .failed: logger.warning("sampling failed: \(summary)", metadata: metadata)
         }
     }
+
+    private func updateStatus() { notifier.status(statusText) }
 
     private var statusText: String { StatusText.describe(watches.map(\.snapshot), configurationProblem: state.problem) }
 
@@ -335,7 +347,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     }
 
     private func saveState() {
-        stateFile?.write(StateFile.encode(watches.compactMap { watch in watch.snapshot.map { StateFile.Entry(watch: watch.path, snapshot: $0) } }))
+        stateSaver?.changed()
     }
 
     private func writeTextfile() {
@@ -353,7 +365,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
             // Same numbers, another outlook: worth a new snapshot.
             if let republished = watch.sampler.setTimeToFull(estimate, republish: true) {
                 watch.show(republished)
-                announce(republished, of: watch)
+                announce(republished, of: watch, after: snapshot)
             }
         }
         saveHistory()
@@ -513,7 +525,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         let removed = diff.removed.map { ControlCharacters.replaced(in: $0) }.joined(separator: ", ")
         logger.info("mount table changed (read \(reads)): watching \(diff.added.isEmpty ? "nothing new" : added); stopped watching \(diff.removed.isEmpty ? "nothing" : removed)",
                     metadata: ["added": "\(added)", "removed": "\(removed)", "mount_table_reads": "\(reads)"])
-        if isReady { notifier.status(statusText) }
+        if isReady { updateStatus() }
     }
 
     /// The filesystems `path = auto` found are sampled every other interval while quiet

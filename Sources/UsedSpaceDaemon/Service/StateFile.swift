@@ -4,10 +4,13 @@ import UsedSpaceCore
 /// path as the daemon watches it (`~` expanded), so that a restarted daemon finds each
 /// watch's snapshot without resolving any path (which could hang on a dead mount).
 ///
-///     {"format":"usedspace-state","version":2,"snapshots":[
+///     {"format":"usedspace-state","version":2,"seq_reserved":1042,"snapshots":[
 ///     {"watch":"/home/u","snapshot":{…one snapshot, SnapshotCodec…}},
 ///     ]}
 ///
+/// `seq_reserved`: no snapshot of the daemon that wrote it has a higher seq. The file is
+/// written at most once a minute (StateSaver), so after a crash it may be behind what
+/// clients saw; the reservation is above that, and a restarted daemon goes on above it.
 /// Version 1 (before 0.2) held the snapshots alone; it is still read.
 enum StateFile {
     static let format = "usedspace-state"
@@ -20,8 +23,8 @@ enum StateFile {
         var snapshot: Snapshot
     }
 
-    static func encode(_ entries: [Entry]) -> String {
-        "{\"format\":\"\(format)\",\"version\":\(version),\"snapshots\":[\n"
+    static func encode(_ entries: [Entry], reservedSeq: UInt64) -> String {
+        "{\"format\":\"\(format)\",\"version\":\(version),\"seq_reserved\":\(reservedSeq),\"snapshots\":[\n"
             + entries.map { entry in
                 var saved = entry.snapshot
                 // What the daemon thinks of its configuration is not the filesystem's state.
@@ -35,6 +38,8 @@ enum StateFile {
         var entries: [Entry]
         /// Entries that could not be read, with why; the rest are still used.
         var problems: [String]
+        /// The seq the next daemon goes on above (0: none in the file).
+        var reservedSeq: UInt64 = 0
     }
 
     enum Failure: Error, CustomStringConvertible {
@@ -60,6 +65,13 @@ enum StateFile {
         }
         guard case .array(let items)? = value["snapshots"] else { throw .invalid("\"snapshots\" is not an array") }
         var contents = Contents(entries: [], problems: [])
+        if let reserved = value["seq_reserved"] {
+            if let seq = reserved.uint64Value, seq <= SnapshotCodec.maximumSequenceNumber {
+                contents.reservedSeq = seq
+            } else {
+                contents.problems.append("\"seq_reserved\" is not an integer from 0 to 2^53 - 1")
+            }
+        }
         for (index, item) in items.enumerated() {
             do throws(SnapshotCodec.Failure) {
                 if found == 1 {
@@ -78,8 +90,13 @@ enum StateFile {
         return contents
     }
 
-    /// The snapshot saved for the watched path `path` (as expanded).
-    static func snapshot(for path: String, in entries: [Entry]) -> Snapshot? {
-        entries.first { $0.watch == path }?.snapshot ?? entries.first { $0.watch == nil && $0.snapshot.path == path }?.snapshot
+    /// The snapshot saved for the watched path `path` (as expanded), with its seq raised to
+    /// the reservation: served again, it comes after whatever clients saw before a crash.
+    static func snapshot(for path: String, in contents: Contents) -> Snapshot? {
+        let entries = contents.entries
+        guard var snapshot = entries.first(where: { $0.watch == path })?.snapshot
+                ?? entries.first(where: { $0.watch == nil && $0.snapshot.path == path })?.snapshot else { return nil }
+        snapshot.seq = max(snapshot.seq, contents.reservedSeq)
+        return snapshot
     }
 }

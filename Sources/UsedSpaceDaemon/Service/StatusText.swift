@@ -1,7 +1,8 @@
 import UsedSpaceCore
 
 /// The one-line STATUS= shown by `systemctl --user status usedspace`, e.g.
-/// "35.2% used of /home (seq 42)", led by the configuration problem when there is one.
+/// "35.2% used of /home", led by the configuration problem when there is one. It changes
+/// only when what it says changes (no seq): each change is a message to the manager.
 enum StatusText {
     /// Each filesystem by its mount point, or by its path where two watched paths share one.
     static func describe(_ snapshots: [Snapshot?], configurationProblem: String? = nil) -> String {
@@ -13,11 +14,11 @@ enum StatusText {
             let place = ControlCharacters.replaced(in: shared ? snapshot.path : mountPoint)
             switch snapshot.state {
             case .failed:
-                return "failed: \(ControlCharacters.replaced(in: snapshot.error ?? "unknown error")) (seq \(snapshot.seq))"
+                return "failed: \(ControlCharacters.replaced(in: snapshot.error ?? "unknown error"))"
             case .fresh, .stale:
                 let percent = snapshot.usedFraction.map { PercentText.oneDecimal($0, padded: false) + "%" } ?? "?"
-                let stale = snapshot.state == .stale ? ", stale" : ""
-                return "\(percent) used of \(place) (seq \(snapshot.seq)\(stale))" + SpaceDetailsText.marks(snapshot)
+                let stale = snapshot.state == .stale ? " (stale)" : ""
+                return "\(percent) used of \(place)\(stale)" + SpaceDetailsText.marks(snapshot)
             }
         }
         let status = parts.joined(separator: "; ")
@@ -26,9 +27,17 @@ enum StatusText {
     }
 }
 
-/// What the journal says a publish published: "/home (ext4): 35.2% used, 311.16 GB free of
+/// What the journal says a publish published: "/home (ext4): 35.2% used, 307.80 GB free of
 /// 500 GB (seq 42)", or the reason there are no numbers.
 enum PublishSummary {
+    /// Whether a publish is worth a line in the journal at the info level: the first, or
+    /// one that changes df's Use%, the state or the marks. Others are debug (--verbose).
+    static func isWorthALine(_ snapshot: Snapshot, after previous: Snapshot?) -> Bool {
+        guard let previous else { return true }
+        return previous.state != snapshot.state || previous.stats?.usedPercent != snapshot.stats?.usedPercent
+            || SpaceDetailsText.marks(previous) != SpaceDetailsText.marks(snapshot) || previous.stats?.readOnly != snapshot.stats?.readOnly
+    }
+
     static func describe(_ snapshot: Snapshot) -> String {
         let place = ControlCharacters.replaced(in: snapshot.mountPoint ?? snapshot.path)
         let type = snapshot.fileSystemType.map { " (\(ControlCharacters.replaced(in: $0)))" } ?? ""

@@ -1,12 +1,32 @@
 import CSystemd
 
 /// The sd_notify(3) messages the service manager reads: READY, STATUS, RELOADING, STOPPING.
-/// Without NOTIFY_SOCKET (not started by systemd) every call is a no-op.
+/// Without NOTIFY_SOCKET (not started by systemd) every call is a no-op. A status that says
+/// what the last one said is not sent again: each message wakes the service manager.
 struct ServiceNotifier {
-    func ready(status: String) { send("READY=1\nSTATUS=\(Self.oneLine(status))") }
-    func status(_ status: String) { send("STATUS=\(Self.oneLine(status))") }
-    func reloading() { send("RELOADING=1\nSTATUS=Reloading configuration") }
-    func stopping() { send("STOPPING=1\nSTATUS=Stopping") }
+    private var lastStatus: String?
+
+    mutating func ready(status: String) {
+        lastStatus = Self.oneLine(status)
+        send("READY=1\nSTATUS=\(lastStatus!)")
+    }
+
+    mutating func status(_ status: String) {
+        let line = Self.oneLine(status)
+        guard line != lastStatus else { return }
+        lastStatus = line
+        send("STATUS=\(line)")
+    }
+
+    mutating func reloading() {
+        lastStatus = nil
+        send("RELOADING=1\nSTATUS=Reloading configuration")
+    }
+
+    mutating func stopping() {
+        lastStatus = nil
+        send("STOPPING=1\nSTATUS=Stopping")
+    }
     /// A newline in a status (a path can hold one) would start a new, bogus assignment.
     static func oneLine(_ text: String) -> String {
         String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
