@@ -62,6 +62,12 @@ final class DaemonProcess: TestedDaemon {
         return try CommandRunner.run(CommandRunner.usedspace, arguments, environment: environment, stdin: stdin, timeout: timeout)
     }
 
+    func watch(_ arguments: [String], environment extra: [String: String]) throws -> WatchProcess {
+        var environment = ["USEDSPACE_SOCKET": socketPath, "HOME": userHome, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        for (key, value) in extra { environment[key] = value }
+        return try WatchProcess(arguments, environment: environment)
+    }
+
     /// Sends SIGTERM and returns the exit status.
     @discardableResult
     func stop() -> Int32? { stop(seconds: 10) }

@@ -19,6 +19,8 @@ protocol TestedDaemon: AnyObject {
     func client() throws -> ProtocolClient
     /// The client program against this daemon, as its user would run it.
     func usedspace(_ arguments: [String], environment extra: [String: String], stdin: Data?, timeout: TimeInterval) throws -> CommandResult
+    /// `usedspace watch` against this daemon, as its user would run it.
+    func watch(_ arguments: [String], environment extra: [String: String]) throws -> WatchProcess
     func waitUntilAnswering(seconds: Double) throws
     func signal(_ number: Int32)
     /// Stops it; its exit status, or nil when it did not stop cleanly.
@@ -37,6 +39,8 @@ extension TestedDaemon {
     func usedspace(_ arguments: [String], environment extra: [String: String] = [:]) throws -> CommandResult {
         try usedspace(arguments, environment: extra, stdin: nil, timeout: 30)
     }
+
+    func watch(_ arguments: [String]) throws -> WatchProcess { try watch(arguments, environment: [:]) }
 
     func waitUntilAnswering() throws { try waitUntilAnswering(seconds: 20) }
 

@@ -11,9 +11,16 @@ final class WatchProcess {
     private let partial = Locked(Data())
     let stderrText = Locked("")
 
-    init(_ arguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: CommandRunner.usedspace)
-        process.arguments = ["watch"] + arguments
+    /// `through`: a command that runs what follows it (a user's session:
+    /// SystemdUserManager.userCommand, which execs, so the process is the watch itself).
+    init(_ arguments: [String], environment: [String: String], through command: (executable: String, arguments: [String])? = nil) throws {
+        if let command {
+            process.executableURL = URL(fileURLWithPath: command.executable)
+            process.arguments = command.arguments + [CommandRunner.usedspace, "watch"] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: CommandRunner.usedspace)
+            process.arguments = ["watch"] + arguments
+        }
         process.environment = environment
         process.standardInput = input
         process.standardOutput = output
