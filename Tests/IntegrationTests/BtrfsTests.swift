@@ -4,8 +4,12 @@ import Testing
 /// The truth on btrfs, on real loop-mounted filesystems: the allocation usedspace reads from
 /// sysfs equals what `btrfs filesystem usage -b` and `btrfs filesystem df -b` say (single
 /// device, RAID1 over two, a filesystem shrunk below its device, mixed block groups), and a
-/// filesystem driven to metadata exhaustion raises the alarm while df still shows room.
-@Suite(.serialized, BtrfsMount.prerequisite) struct BtrfsTests {
+/// filesystem driven to metadata exhaustion raises the alarm while df still shows room. The
+/// daemon runs as users run it (UserServiceDaemon: socket-activated under the shipped unit in
+/// the user's manager, reading sysfs from inside its sandbox).
+@Suite(.serialized, BtrfsMount.prerequisite,
+       Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"))
+struct BtrfsTests {
     /// `usedspace status --format json` sampled in-process.
     static func direct(_ path: String) throws -> [String: Any] {
         let result = try CommandRunner.run(CommandRunner.usedspace, ["status", "--format", "json", "--no-daemon", "--path", path])
@@ -15,8 +19,8 @@ import Testing
         return object
     }
 
-    static func daemonJSON(_ daemon: DaemonProcess) throws -> [String: Any] {
-        guard let json = try ProtocolClient(path: daemon.socketPath).request("status format=json").json else {
+    static func daemonJSON(_ daemon: UserServiceDaemon) throws -> [String: Any] {
+        guard let json = try daemon.client().request("status format=json").json else {
             throw HarnessFailure("no JSON from the daemon")
         }
         return json
@@ -84,10 +88,10 @@ import Testing
         let mount = try BtrfsMount("single", sizes: [512])
         try Self.write(megabytes: 120, fileMegabytes: 8, into: mount.mountPoint + "/data")
         try Self.expectMatches(mount, profile: "single", dataRatio: 1, metadataRatio: 2) { try Self.direct(mount.mountPoint) }
-        let daemon = try DaemonProcess(arguments: ["--path", mount.mountPoint, "--interval", "200ms"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount.mountPoint, "--interval", "200ms"])
         try daemon.waitUntilAnswering()
         try Self.expectMatches(mount, profile: "single", dataRatio: 1, metadataRatio: 2) { try Self.daemonJSON(daemon) }
-        let details = try ProtocolClient(path: daemon.socketPath).request("status details").lines
+        let details = try daemon.client().request("status details").lines
         #expect(details.contains { $0.hasPrefix("Unallocated:\t") && $0.hasSuffix(" of 536.9 MB") }, "\(details)")
         #expect(details.contains { $0.hasPrefix("Metadata:\t") && $0.hasSuffix("(DUP)") }, "\(details)")
     }
@@ -96,7 +100,7 @@ import Testing
         let mount = try BtrfsMount("raid1", sizes: [700, 700], options: ["-d", "raid1", "-m", "raid1"])
         try Self.write(megabytes: 150, fileMegabytes: 10, into: mount.mountPoint + "/data")
         try Self.expectMatches(mount, profile: "raid1", dataRatio: 2, metadataRatio: 2) { try Self.direct(mount.mountPoint) }
-        let daemon = try DaemonProcess(arguments: ["--path", mount.mountPoint, "--interval", "200ms"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount.mountPoint, "--interval", "200ms"])
         try daemon.waitUntilAnswering()
         try Self.expectMatches(mount, profile: "raid1", dataRatio: 2, metadataRatio: 2) { try Self.daemonJSON(daemon) }
     }
@@ -159,7 +163,6 @@ import Testing
     /// full, cannot grow; every create then fails with ENOSPC although df shows hundreds of MB.
     @Test(Prerequisite.enabled(NotificationDesktop.available, "needs dbus-daemon, dunst (with dunstctl), dbus-send and Xvfb"))
     func metadataThatCannotGrowIsFlaggedWhileDfStillShowsRoom() throws {
-        let session = try NotificationDesktop()
         let mount = try BtrfsMount("exhaust", sizes: [1024], options: ["-m", "single", "-d", "single"], mountOptions: "commit=5")
         // Metadata first, so that the big metadata chunk holds something. btrfs removes a chunk
         // left empty seconds after a commit: an unused one that the fill below reserved would go
@@ -185,9 +188,14 @@ import Testing
                 && (mkdir(small, 0o755) == 0 || errno == EEXIST)
         }
         #expect(settled, "the deleted files' space never came back")
+        // The textfile directory is opened in a drop-in, as usedspaced(8) tells users; the
+        // notification server is the user's (the session bus, dunst by D-Bus activation).
         let metrics = mount.scratch.subpath("metrics")
-        let daemon = try DaemonProcess(arguments: ["--path", mount.mountPoint, "--interval", "200ms", "--textfile-dir", metrics],
-                                       environment: ["DBUS_SESSION_BUS_ADDRESS": session.busAddress])
+        try FileManager.default.createDirectory(atPath: metrics, withIntermediateDirectories: true)
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount.mountPoint, "--interval", "200ms", "--textfile-dir", metrics],
+                                           dropIn: "ReadWritePaths=\(metrics)")
+        try daemon.manager.giveToUser(metrics)
+        let session = try NotificationDesktop(session: daemon.manager)
         try daemon.waitUntilAnswering()
         // The scenario itself: the data chunks hold the devices, the metadata has room left.
         var initial: [String: Any] = [:]
@@ -219,17 +227,16 @@ import Testing
         #expect(btrfs["metadata_can_grow"] as? Bool == false)
 
         // Everywhere it is shown: the bar's level, the status line, Prometheus, the desktop.
-        let environment = ["USEDSPACE_SOCKET": daemon.socketPath, "XDG_CONFIG_HOME": mount.scratch.subpath("config")]
-        let bar = try CommandRunner.run(CommandRunner.usedspace, ["status", "--format", "i3bar", "--path", mount.mountPoint], environment: environment)
+        let bar = try daemon.usedspace(["status", "--format", "i3bar", "--path", mount.mountPoint])
         let block = try #require((try JSONSerialization.jsonObject(with: Data(bar.stdout.utf8)) as? [[String: Any]])?.first, "\(bar.stdout)\(bar.stderr)")
         #expect(block["urgent"] as? Bool == true && block["color"] as? String == "#FF0000", "\(block)")
         #expect((block["full_text"] as? String)?.hasSuffix("\u{26A0} btrfs metadata full") == true, "\(block)")
-        let line = try CommandRunner.run(CommandRunner.usedspace, ["status", "--path", mount.mountPoint], environment: environment).stdout
+        let line = try daemon.usedspace(["status", "--path", mount.mountPoint]).stdout
         #expect(line.hasSuffix("  \u{26A0} btrfs metadata full\n"), "\(line)")
         #expect(waitUntil(seconds: 5) {
             ((try? String(contentsOfFile: metrics + "/usedspace.prom", encoding: .utf8)) ?? "").contains("usedspace_btrfs_metadata_state{path=\"\(mount.mountPoint)\",mountpoint=\"\(mount.mountPoint)\",fstype=\"btrfs\"} 2\n")
         })
-        #expect(waitUntil(seconds: 5) { daemon.stderrText.value.contains("showed a btrfs-metadata notification") }, "\(daemon.stderrText.value)")
+        #expect(waitUntil(seconds: 5) { daemon.log.value.contains("showed a btrfs-metadata notification") }, "\(daemon.log.value)")
         #expect(try session.shown().contains { $0.summary == "btrfs metadata nearly full on \(mount.mountPoint)" && $0.body.contains("btrfs balance start -dusage=50") })
 
         // The truth: carrying on, writes fail with ENOSPC, and only then does df say so.
@@ -240,7 +247,7 @@ import Testing
         // Space given back: the alert ends and the notification goes.
         try CommandRunner.shell("rm -rf \(quoted(small))")
         try mount.sync()
-        let over = waitUntil(seconds: 30) { daemon.stderrText.value.contains("btrfs-metadata alert on \(mount.mountPoint) is over; notification withdrawn") }
+        let over = waitUntil(seconds: 30) { daemon.log.value.contains("btrfs-metadata alert on \(mount.mountPoint) is over; notification withdrawn") }
         let last = try Self.daemonJSON(daemon)
         #expect(over, "\(last)")
     }
@@ -250,7 +257,7 @@ import Testing
     @Test func anotherFilesystemMountedAtTheWatchedPathIsReadAnew() throws {
         let first = try BtrfsMount("swap-a", sizes: [300])
         let second = try BtrfsMount("swap-b", sizes: [300, 300], options: ["-d", "raid1", "-m", "raid1"])
-        let daemon = try DaemonProcess(arguments: ["--path", first.mountPoint, "--interval", "100ms"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", first.mountPoint, "--interval", "100ms"])
         try daemon.waitUntilAnswering()
         #expect(Self.number((try Self.daemonJSON(daemon)["btrfs"] as? [String: Any])?["device_bytes"]) == 314_572_800)
         try first.unmount()
@@ -272,10 +279,10 @@ import Testing
     @Test func aQuietBtrfsCostsNoSysfsRead() throws {
         let mount = try BtrfsMount("quiet", sizes: [300])
         try mount.sync()
-        let daemon = try DaemonProcess(arguments: ["--path", mount.mountPoint, "--interval", "100ms"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount.mountPoint, "--interval", "100ms"])
         try daemon.waitUntilAnswering()
         usleep(500_000)
-        let pid = daemon.process.processIdentifier
+        let pid = try #require(daemon.pid)
         func reads() -> Int {
             let io = readProcFile("/proc/\(pid)/io") ?? ""
             return io.split(separator: "\n").first { $0.hasPrefix("syscr:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) } ?? -1

@@ -80,18 +80,26 @@ import Testing
         #expect(home.stdout.contains("keeps ~/.local/state/usedspace/metrics/usedspace.prom current"))
     }
 
-    static func textfile(_ paths: [String], mountTmpfs: Bool) throws -> (DaemonProcess, String, ScratchDirectory) {
+    static let service = Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter")
+
+    /// The daemon as users run it (UserServiceDaemon: socket-activated under the shipped unit
+    /// in the user's manager), its textfile directory opened in a drop-in as usedspaced(8)
+    /// tells users.
+    static func textfile(_ paths: [String], mountTmpfs: Bool) throws -> (UserServiceDaemon, String, ScratchDirectory) {
         let scratch = try ScratchDirectory("textfile")
         let metrics = scratch.subpath("metrics")
-        let daemon = try DaemonProcess(arguments: paths.flatMap { ["--path", $0] } + ["--interval", "200ms", "--textfile-dir", metrics])
+        try FileManager.default.createDirectory(atPath: metrics, withIntermediateDirectories: true)
+        let daemon = try UserServiceDaemon(arguments: paths.flatMap { ["--path", $0] } + ["--interval", "200ms", "--textfile-dir", metrics],
+                                           dropIn: "ReadWritePaths=\(metrics)")
+        try daemon.manager.giveToUser(metrics)
         try daemon.waitUntilAnswering()
         #expect(waitUntil(seconds: 5) { FileManager.default.fileExists(atPath: metrics + "/usedspace.prom") })
         return (daemon, metrics, scratch)
     }
 
-    @Test(Prerequisite.enabled(Prerequisite.hasCommand("promtool"), "needs promtool (apt-get install prometheus)"))
+    @Test(Prerequisite.root, service, Prerequisite.enabled(Prerequisite.hasCommand("promtool"), "needs promtool (apt-get install prometheus)"))
     func theTextfilePassesPromtool() throws {
-        let (daemon, metrics, directory) = try Self.textfile(["/", userHome], mountTmpfs: false)
+        let (daemon, metrics, directory) = try Self.textfile(["/", "~"], mountTmpfs: false)
         defer { withExtendedLifetime((daemon, directory)) {} }
         let check = try CommandRunner.run("/bin/sh", ["-c", "promtool check metrics < \(quoted(metrics + "/usedspace.prom"))"])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
@@ -100,12 +108,12 @@ import Testing
         var info = stat()
         stat(metrics + "/usedspace.prom", &info)
         #expect(info.st_mode & 0o777 == 0o644, "the node exporter, another user, must be able to read it")
-        let home = URL(fileURLWithPath: userHome).resolvingSymlinksInPath().path
+        let home = URL(fileURLWithPath: daemon.home).resolvingSymlinksInPath().path
         #expect(text.contains("usedspace_up{path=\"\(home)\""))
     }
 
     /// A path with a quote, a backslash and a newline in it, scraped by a real node exporter.
-    @Test(Prerequisite.root, Prerequisite.enabled(Prerequisite.hasCommand("prometheus-node-exporter") && Prerequisite.hasCommand("curl"),
+    @Test(Prerequisite.root, service, Prerequisite.enabled(Prerequisite.hasCommand("prometheus-node-exporter") && Prerequisite.hasCommand("curl"),
                                                   "needs prometheus-node-exporter and curl"))
     func nodeExporterServesTheMetrics() throws {
         let scratch = try ScratchDirectory("node-exporter")

@@ -215,13 +215,6 @@ struct DaemonProtocolTests {
 
     /// Version 1 state files (before the watched path was saved beside each snapshot) are
     /// still read: an upgrade keeps the last snapshot and its seq.
-    /// The state file a user has before the daemon first starts (a previous version's).
-    static func seedStateFile(_ contents: String, for daemon: UserServiceDaemon) throws {
-        try FileManager.default.createDirectory(atPath: daemon.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try contents.write(toFile: daemon.stateDirectory + "/state.json", atomically: true, encoding: .utf8)
-        try daemon.manager.giveToUser(daemon.home + "/.local")
-    }
-
     @Test func aVersionOneStateFileIsStillRead() throws {
         let directory = try ScratchDirectory("state-v1")
         let watched = URL(fileURLWithPath: directory.path).resolvingSymlinksInPath().path
@@ -233,7 +226,7 @@ struct DaemonProtocolTests {
         let snapshot: String = "{" + fields.joined(separator: ",") + "}"
         let file: String = #"{"format":"usedspace-state","version":1,"snapshots":["# + "\n" + snapshot + "\n]}\n"
         let daemon = try UserServiceDaemon(arguments: ["--path", watched, "--interval", "1h"])
-        try Self.seedStateFile(file, for: daemon)
+        try daemon.writeState("state.json", file)
         try daemon.waitUntilAnswering()
         let json = try #require(try daemon.client().request("status json").json)
         #expect((json["seq"] as? Int ?? 0) >= 1000, "\(json)")
@@ -253,7 +246,7 @@ struct DaemonProtocolTests {
     ])
     func aBrokenStateFileIsReportedAndReplaced(_ contents: String, _ message: String) throws {
         let daemon = try UserServiceDaemon(arguments: ["--interval", "200ms"])
-        try Self.seedStateFile(contents, for: daemon)
+        try daemon.writeState("state.json", contents)
         let state = daemon.stateDirectory
         try daemon.waitUntilAnswering()
         #expect(waitUntil(seconds: 5) {

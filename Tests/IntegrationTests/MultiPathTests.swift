@@ -2,15 +2,18 @@ import Foundation
 import Testing
 
 /// Several watched paths: each its own snapshot and publish decision; `--all` shows them all;
-/// two paths on one filesystem are sampled once.
+/// two paths on one filesystem are sampled once. The daemon runs as users run it
+/// (UserServiceDaemon: socket-activated under the shipped unit in the user's manager).
 @Suite struct MultiPathTests {
-    @Test(Prerequisite.root) func eachPathPublishesOnItsOwn() throws {
+    static let service = Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter")
+
+    @Test(Prerequisite.root, service) func eachPathPublishesOnItsOwn() throws {
         let scratch = try ScratchDirectory("multi")
         let first = try scratch.mountTmpfs(at: "one", options: "size=64m")
         let second = try scratch.mountTmpfs(at: "two", options: "size=64m")
-        let daemon = try DaemonProcess(arguments: ["--path", first, "--path", second, "--interval", "100ms"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", first, "--path", second, "--interval", "100ms"])
         try daemon.waitUntilAnswering()
-        let client = try ProtocolClient(path: daemon.socketPath)
+        let client = try daemon.client()
         let initial = try client.request("subscribe json all")
         #expect(initial.header == "ok 2")
         let paths = initial.lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["path"] as? String }
@@ -20,22 +23,28 @@ import Testing
         #expect(update.header == "update 1")
         #expect(update.json?["path"] as? String == second, "only the filesystem that changed publishes")
         #expect(throws: HarnessFailure.self) { try client.readFrame(timeout: 1) }
-        let one = try ProtocolClient(path: daemon.socketPath).request("status json path=\(first)")
+        let one = try daemon.client().request("status json path=\(first)")
         #expect(one.json?["path"] as? String == first)
-        #expect(try ProtocolClient(path: daemon.socketPath).request("status all path=/x").header.hasPrefix("error bad-argument"))
+        #expect(try daemon.client().request("status all path=/x").header.hasPrefix("error bad-argument"))
     }
 
-    @Test(Prerequisite.root, Prerequisite.enabled(Prerequisite.hasCommand("strace"), "needs strace"))
+    /// strace attaches to the running service (all its threads) for 3 s, then detaches
+    /// (SIGINT; spawned with no signal blocked: a child of Foundation's Process inherits a
+    /// dispatch thread's blocked mask, and strace -p then never sees the SIGINT).
+    @Test(Prerequisite.root, service, Prerequisite.enabled(Prerequisite.hasCommand("strace"), "needs strace"))
     func twoPathsOnOneFilesystemAreSampledOnce() throws {
         let scratch = try ScratchDirectory("once")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=64m")
         for sub in ["a", "b"] { try FileManager.default.createDirectory(atPath: mount + "/" + sub, withIntermediateDirectories: true) }
         let log = scratch.subpath("strace.log")
-        _ = try CommandRunner.run("/usr/bin/timeout", [
-            "-s", "INT", "3", "strace", "-f", "-qq", "-e", "trace=statfs", "-o", log, CommandRunner.usedspaced,
-            "--socket", scratch.subpath("s.sock"), "--state-dir", scratch.subpath("state"),
-            "--path", mount + "/a", "--path", mount + "/b", "--interval", "100ms",
-        ], timeout: 20)
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount + "/a", "--path", mount + "/b", "--interval", "100ms"])
+        try daemon.waitUntilAnswering()
+        let pid = try #require(daemon.pid)
+        let strace = try SpawnedProcess("/usr/bin/strace", ["-f", "-qq", "-e", "trace=statfs", "-o", log, "-p", String(pid)],
+                                        environment: [:], logFile: scratch.subpath("strace.out"))
+        usleep(3_000_000)
+        kill(strace.pid, SIGINT)
+        try #require(waitUntil(seconds: 10) { !strace.isRunning }, "strace did not detach")
         let calls = (try String(contentsOfFile: log, encoding: .utf8)).split(separator: "\n").filter { $0.contains("statfs(\"\(mount)") }
         // Three seconds at 100 ms: about 30 ticks. Two paths sampled separately would make 60.
         #expect(calls.count >= 15 && calls.count <= 40, "\(calls.count) statfs calls")
@@ -60,11 +69,10 @@ import Testing
     }
 
     /// i3bar gets a block per filesystem, and a click on one expands that one only.
-    @Test func watchAllGivesABlockPerPathAndClicksGoToTheirBlock() throws {
-        let daemon = try DaemonProcess(arguments: ["--path", "/", "--path", "/tmp", "--interval", "200ms"])
+    @Test(Prerequisite.root, service) func watchAllGivesABlockPerPathAndClicksGoToTheirBlock() throws {
+        let daemon = try UserServiceDaemon(arguments: ["--path", "/", "--path", "/tmp", "--interval", "200ms"])
         try daemon.waitUntilAnswering()
-        let watch = try WatchProcess(["--all", "--format", "i3bar"],
-                                     environment: ["USEDSPACE_SOCKET": daemon.socketPath, "HOME": userHome, "XDG_CONFIG_HOME": "/nonexistent"])
+        let watch = try daemon.watch(["--all", "--format", "i3bar"])
         let first = try watch.waitForLine(after: 2)
         let blocks = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [[String: Any]])
         #expect(blocks.compactMap { $0["instance"] as? String } == ["/", "/tmp"])

@@ -1,47 +1,45 @@
 import Foundation
 import Testing
 
-/// Low-space desktop notifications through a real session bus (dbus-daemon) to a real
-/// notification server (dunst, under Xvfb).
+/// Low-space desktop notifications from the daemon as users run it (UserServiceDaemon:
+/// socket-activated under the shipped unit in the user's manager) through the user's session
+/// bus to a real notification server (dunst under Xvfb, started by D-Bus activation).
 @Suite(.serialized, Prerequisite.root, Prerequisite.enabled(NotificationDesktop.available,
-                                                            "needs dbus-daemon, dunst (with dunstctl), dbus-send and Xvfb"))
+                                                            "needs dbus-daemon, dunst (with dunstctl), dbus-send and Xvfb"),
+       Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"))
 struct NotificationTests {
-    typealias Session = NotificationDesktop
-
     static func fill(_ mount: String, percent: Int) throws {
         try Data(count: 100 << 20 * percent / 100).write(to: URL(fileURLWithPath: mount + "/fill"))
     }
 
-    static func shownCount(_ daemon: DaemonProcess) -> Int {
-        daemon.stderrText.value.components(separatedBy: "showed a low-space notification").count - 1
+    /// In `log`: the daemon's journal, or the part of it since a restart.
+    static func shownCount(_ log: String) -> Int {
+        log.components(separatedBy: "showed a low-space notification").count - 1
     }
 
-    static func lastID(_ daemon: DaemonProcess) -> UInt32? {
-        daemon.stderrText.value.matches(of: /notification_id=(\d+)/).last.flatMap { UInt32($0.output.1) }
+    static func lastID(_ log: String) -> UInt32? {
+        log.matches(of: /notification_id=(\d+)/).last.flatMap { UInt32($0.output.1) }
     }
 
     @Test func notifiesOnceThenAfterAFurtherDropSnoozesOnIgnoreAcrossRestartsAndClearsOnRecovery() throws {
-        let session = try Session()
         let scratch = try ScratchDirectory("notify-fs")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
-        let config = scratch.subpath("config")
-        try "[notify]\nminimum-period = 1s\nagain-after-drop = 2%\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let state = scratch.subpath("state")
-        let environment = ["DBUS_SESSION_BUS_ADDRESS": session.busAddress]
-        func start() throws -> DaemonProcess {
-            let daemon = try DaemonProcess(arguments: ["--path", mount, "--interval", "100ms", "--config", config],
-                                           environment: environment, socketPath: scratch.subpath("s.sock"), stateDirectory: state)
-            try daemon.waitUntilAnswering()
-            return daemon
-        }
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "100ms"],
+                                           config: "[notify]\nminimum-period = 1s\nagain-after-drop = 2%\n")
+        let session = try NotificationDesktop(session: daemon.manager)
+        let state = daemon.stateDirectory
+        // The journal holds every instance's lines: what the running one logged is what came
+        // after its start.
+        var start = 0
+        func log() -> String { String(daemon.log.value.dropFirst(start)) }
+        try daemon.waitUntilAnswering()
 
-        var daemon = try start()
         try Self.fill(mount, percent: 90)
         usleep(500_000)
-        #expect(Self.shownCount(daemon) == 0, "10 % free is not low")
+        #expect(Self.shownCount(log()) == 0, "10 % free is not low")
 
         try Self.fill(mount, percent: 96)
-        #expect(waitUntil(seconds: 5) { Self.shownCount(daemon) == 1 }, "\(daemon.stderrText.value)")
+        #expect(waitUntil(seconds: 5) { Self.shownCount(log()) == 1 }, "\(log())")
         #expect(waitUntil(seconds: 5) { session.displayed == 1 })
         let first = try session.shown()
         #expect(first.first?.summary == "Low disk space on \(mount)")
@@ -54,47 +52,48 @@ struct NotificationTests {
         usleep(1_200_000)
         try Data(count: 300 << 10).write(to: URL(fileURLWithPath: mount + "/more"))
         usleep(500_000)
-        #expect(Self.shownCount(daemon) == 1)
+        #expect(Self.shownCount(log()) == 1)
         try Data(count: 2_500 << 10).write(to: URL(fileURLWithPath: mount + "/more"))
-        #expect(waitUntil(seconds: 5) { Self.shownCount(daemon) == 2 })
+        #expect(waitUntil(seconds: 5) { Self.shownCount(log()) == 2 })
 
-        // Ignore: no more notifications, even after a further drop and a restart.
-        let id = try #require(Self.lastID(daemon))
+        // Ignore (the server's signal on the user's bus): no more notifications, even after a
+        // further drop and a restart (stopped, then started again by the next client).
+        let id = try #require(Self.lastID(log()))
         try session.sendAction("ignore", id: id)
-        #expect(waitUntil(seconds: 5) { daemon.stderrText.value.contains("low-space notification ignored; snoozing") })
+        #expect(waitUntil(seconds: 5) { log().contains("low-space notification ignored; snoozing") })
         #expect(waitUntil(seconds: 5) { (try? String(contentsOfFile: state + "/alerts.json", encoding: .utf8))?.contains("\"snoozed_until\":0") == false })
         #expect(daemon.stop() == 0)
-        daemon = try start()
+        start = daemon.log.value.count
+        try daemon.waitUntilAnswering()
         try Data(count: 2_600 << 10).write(to: URL(fileURLWithPath: mount + "/more"))
         usleep(1_500_000)
-        #expect(Self.shownCount(daemon) == 0, "snoozed across the restart: \(daemon.stderrText.value)")
+        #expect(Self.shownCount(log()) == 0, "snoozed across the restart: \(log())")
 
         // Recovery clears the snooze; running low again notifies again.
         try FileManager.default.removeItem(atPath: mount + "/more")
         try Self.fill(mount, percent: 50)
-        #expect(waitUntil(seconds: 5) { daemon.stderrText.value.contains("disk space recovered on ") })
+        #expect(waitUntil(seconds: 5) { log().contains("disk space recovered on ") })
         try Self.fill(mount, percent: 97)
-        #expect(waitUntil(seconds: 5) { Self.shownCount(daemon) == 1 })
+        #expect(waitUntil(seconds: 5) { Self.shownCount(log()) == 1 })
     }
 
     /// A fast fill is told once (not at every publish while it goes on), and its
     /// notification is taken down when the fill stops.
     @Test func aFastFillIsNotifiedOnceAndWithdrawnWhenItStops() throws {
-        let session = try Session()
         let scratch = try ScratchDirectory("notify-fill")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=1000000000")
-        let daemon = try DaemonProcess(arguments: ["--path", mount, "--interval", "1s"],
-                                       environment: ["DBUS_SESSION_BUS_ADDRESS": session.busAddress])
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "1s"])
+        let session = try NotificationDesktop(session: daemon.manager)
         try daemon.waitUntilAnswering()
         sleep(3)
         let writer = try SteadyWriter(path: mount + "/download", bytesPerSecond: 20_000_000)
-        #expect(waitUntil(seconds: 30) { daemon.stderrText.value.contains("showed a fast-fill notification") }, "\(daemon.stderrText.value)")
+        #expect(waitUntil(seconds: 30) { daemon.log.value.contains("showed a fast-fill notification") }, "\(daemon.log.value)")
         #expect(waitUntil(seconds: 5) { session.displayed == 1 })
         sleep(3)
         writer.stop()
-        #expect(waitUntil(seconds: 20) { daemon.stderrText.value.contains("fast-fill alert on \(mount) is over; notification withdrawn") })
+        #expect(waitUntil(seconds: 20) { daemon.log.value.contains("fast-fill alert on \(mount) is over; notification withdrawn") })
         #expect(waitUntil(seconds: 5) { session.displayed == 0 }, "taken down")
-        #expect(daemon.stderrText.value.components(separatedBy: "showed a fast-fill notification").count == 2, "once")
+        #expect(daemon.log.value.components(separatedBy: "showed a fast-fill notification").count == 2, "once")
         let shown = try session.shown()
         #expect(shown.count == 1 && shown[0].summary == "Disk filling fast on \(mount)", "\(shown)")
         #expect(shown.first?.body.hasPrefix("Space is going at 20 MB/s (seen for ") == true, "\(shown)")
@@ -103,7 +102,6 @@ struct NotificationTests {
     /// A disk `path = auto` follows, low on space: notified. Unmounted: its watch ends and
     /// the notification, which would speak of a disk that is gone, is taken down.
     @Test func anUnmountedDisksNotificationIsWithdrawn() throws {
-        let session = try Session()
         let scratch = try ScratchDirectory("notify-unmount")
         let mount = try scratch.mountExt4(at: "usb", megabytes: 32, reservedPercent: 0)
         var info = statvfs()
@@ -112,35 +110,38 @@ struct NotificationTests {
         // 98 % used: 2 % of the blocks left.
         let fill = (Int(info.f_bavail) - Int(info.f_blocks) / 50) * blockSize
         try Data(count: fill).write(to: URL(fileURLWithPath: mount + "/fill"))
-        let daemon = try DaemonProcess(arguments: ["--path", "auto", "--interval", "100ms"],
-                                       environment: ["DBUS_SESSION_BUS_ADDRESS": session.busAddress])
+        let daemon = try UserServiceDaemon(arguments: ["--path", "auto", "--interval", "100ms"])
+        let session = try NotificationDesktop(session: daemon.manager)
         try daemon.waitUntilAnswering()
-        #expect(waitUntil(seconds: 10) { daemon.stderrText.value.contains("showed a low-space notification") && daemon.stderrText.value.contains(mount) },
-                "\(daemon.stderrText.value)")
+        #expect(waitUntil(seconds: 10) { daemon.log.value.contains("showed a low-space notification") && daemon.log.value.contains(mount) },
+                "\(daemon.log.value)")
         #expect(waitUntil(seconds: 5) { session.displayed >= 1 })
         let summary = "Low disk space on \(mount)"
         #expect(try !session.history().contains { $0.summary == summary }, "on the screen before the unmount")
         _ = try CommandRunner.shell("umount \(quoted(mount))")
-        #expect(waitUntil(seconds: 10) { daemon.stderrText.value.contains("\(mount) is no longer watched; low-space notification withdrawn") },
-                "\(daemon.stderrText.value)")
+        #expect(waitUntil(seconds: 10) { daemon.log.value.contains("\(mount) is no longer watched; low-space notification withdrawn") },
+                "\(daemon.log.value)")
         // By its summary, not by counting: the daemon follows every real filesystem, and other
         // suites' nearly full mounts come and go with notifications of their own.
         #expect(waitUntil(seconds: 5) { ((try? session.history()) ?? []).contains { $0.summary == summary } }, "taken down from the screen")
     }
 
+    /// A session whose bus is not there (its dbus.socket stopped): the address the manager
+    /// hands the service leads nowhere.
     @Test func withoutASessionBusItLogsOnceAndCarriesOn() throws {
         let scratch = try ScratchDirectory("notify-nobus")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
         try Self.fill(mount, percent: 97)
-        let daemon = try DaemonProcess(arguments: ["--path", mount, "--interval", "100ms"],
-                                       environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(scratch.path)/no-bus", "XDG_RUNTIME_DIR": scratch.path])
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "100ms"])
+        let noBus = try daemon.manager.systemctl("stop", "dbus.socket", "dbus.service")
+        try #require(noBus.status == 0, "\(noBus.stderr)")
         try daemon.waitUntilAnswering()
         for size in [98, 99] {
             try Self.fill(mount, percent: size)
             usleep(300_000)
         }
-        #expect(waitUntil(seconds: 5) { daemon.stderrText.value.contains("desktop notifications are unavailable") })
-        #expect(daemon.stderrText.value.components(separatedBy: "desktop notifications are unavailable").count == 2, "logged once")
-        #expect(try ProtocolClient(path: daemon.socketPath).request("ping").lines == ["pong"])
+        #expect(waitUntil(seconds: 5) { daemon.log.value.contains("desktop notifications are unavailable") }, "\(daemon.log.value)")
+        #expect(daemon.log.value.components(separatedBy: "desktop notifications are unavailable").count == 2, "logged once")
+        #expect(try daemon.client().request("ping").lines == ["pong"])
     }
 }

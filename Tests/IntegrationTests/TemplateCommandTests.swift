@@ -145,27 +145,37 @@ import Testing
     }
 
     /// A bare status shows the home directory's filesystem whether or not the daemon runs
-    /// and whatever the daemon's first path is.
-    @Test func aBareStatusShowsTheHomeDirectoryWithOrWithoutTheDaemon() throws {
+    /// and whatever the daemon's first path is. The daemon runs as users run it
+    /// (UserServiceDaemon: socket-activated under the shipped unit in the user's manager), the
+    /// client as that user: `~` is the user's home.
+    @Test(Prerequisite.root, Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"))
+    func aBareStatusShowsTheHomeDirectoryWithOrWithoutTheDaemon() throws {
         let directory = try ScratchDirectory("bare-status")
-        let home = URL(fileURLWithPath: userHome).resolvingSymlinksInPath().path
-        let daemon = try DaemonProcess(arguments: ["--path", directory.path, "--interval", "200ms"])
-        try daemon.waitUntilAnswering()
-        var environment = Self.environment(directory)
-        environment["USEDSPACE_SOCKET"] = daemon.socketPath
-        let first = try #require(try JSONSerialization.jsonObject(with: Data(try Self.usedspace(["status", "-f", "json"], environment).stdout.utf8)) as? [String: Any])
-        #expect(first["path"] as? String == home, "the home directory, not the daemon's first path \(directory.path)")
-        #expect(first["source"] as? String == "direct", "the daemon does not watch it")
-        let watched = try #require(try JSONSerialization.jsonObject(with: Data(try Self.usedspace(["status", "-f", "json", "-p", directory.path], environment).stdout.utf8)) as? [String: Any])
-        #expect(watched["source"] as? String == "daemon")
-        #expect(daemon.stop() == 0)
-        let after = try #require(try JSONSerialization.jsonObject(with: Data(try Self.usedspace(["status", "-f", "json"], environment).stdout.utf8)) as? [String: Any])
-        #expect(after["path"] as? String == home)
+        func status(_ daemon: UserServiceDaemon, _ arguments: [String] = []) throws -> [String: Any] {
+            let result = try daemon.usedspace(["status", "-f", "json"] + arguments)
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)\(result.stderr)")
+        }
+        // One user manager at a time: the first is let go before the second is taken.
+        do {
+            let daemon = try UserServiceDaemon(arguments: ["--path", directory.path, "--interval", "200ms"])
+            let home = URL(fileURLWithPath: daemon.home).resolvingSymlinksInPath().path
+            try daemon.waitUntilAnswering()
+            let first = try status(daemon)
+            #expect(first["path"] as? String == home, "the home directory, not the daemon's first path \(directory.path)")
+            #expect(first["source"] as? String == "direct", "the daemon does not watch it")
+            let watched = try status(daemon, ["-p", directory.path])
+            #expect(watched["source"] as? String == "daemon")
+            #expect(daemon.stop() == 0, "\(daemon.serviceState); \(daemon.log.value)")
+            // Without the daemon: its socket stopped too (else the next client starts it again).
+            try daemon.stopSocket()
+            let after = try status(daemon)
+            #expect(after["path"] as? String == home)
+        }
 
-        let homeDaemon = try DaemonProcess(arguments: ["--path", directory.path, "--path", "~", "--interval", "200ms"], environment: ["HOME": userHome])
+        let homeDaemon = try UserServiceDaemon(arguments: ["--path", directory.path, "--path", "~", "--interval", "200ms"])
+        let home = URL(fileURLWithPath: homeDaemon.home).resolvingSymlinksInPath().path
         try homeDaemon.waitUntilAnswering()
-        environment["USEDSPACE_SOCKET"] = homeDaemon.socketPath
-        let served = try #require(try JSONSerialization.jsonObject(with: Data(try Self.usedspace(["status", "-f", "json"], environment).stdout.utf8)) as? [String: Any])
+        let served = try status(homeDaemon)
         #expect(served["path"] as? String == home && served["source"] as? String == "daemon", "\(served)")
     }
 

@@ -3,9 +3,11 @@ import Testing
 
 /// The daemon's time-to-full estimate from a history it finds on disk (three days of steady
 /// growth, written as the daemon itself writes it) and a real filesystem whose free space
-/// continues that trend.
-@Suite struct TimeToFullServiceTests {
-    @Test(Prerequisite.root) func aSteadilyFillingFilesystemGetsARangeEverywhere() throws {
+/// continues that trend. The daemon runs as users run it (UserServiceDaemon: socket-activated
+/// under the shipped unit in the user's manager); the history is in the user's state directory.
+@Suite(Prerequisite.root, Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"))
+struct TimeToFullServiceTests {
+    @Test func aSteadilyFillingFilesystemGetsARangeEverywhere() throws {
         let scratch = try ScratchDirectory("ttf")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
         try Data(count: 60 << 20).write(to: URL(fileURLWithPath: mount + "/data"))
@@ -18,22 +20,25 @@ import Testing
         let points = stride(from: now - 3 * 86_400, to: now - 60, by: 900).map { time in
             "[\(time),\(free + Int64(rate * Double(now - time)))]"
         }
-        let state = scratch.subpath("state")
-        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         let encodedPath = mount.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "/-._~"))) ?? mount
-        try "usedspace-history 1\n\(encodedPath)\t{\"version\":1,\"points\":[\(points.joined(separator: ","))]}\n"
-            .write(toFile: state + "/history", atomically: true, encoding: .utf8)
 
+        // The textfile directory is opened in a drop-in, as usedspaced(8) tells users.
         let metrics = scratch.subpath("metrics")
-        let daemon = try DaemonProcess(arguments: ["--path", mount, "--interval", "200ms", "--textfile-dir", metrics], stateDirectory: state)
+        try FileManager.default.createDirectory(atPath: metrics, withIntermediateDirectories: true)
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "200ms", "--textfile-dir", metrics],
+                                           dropIn: "ReadWritePaths=\(metrics)")
+        try daemon.manager.giveToUser(metrics)
+        // Before the first client starts the service.
+        try daemon.writeState("history", "usedspace-history 1\n\(encodedPath)\t{\"version\":1,\"points\":[\(points.joined(separator: ","))]}\n")
+        let state = daemon.stateDirectory
         try daemon.waitUntilAnswering()
-        let json = try #require(try ProtocolClient(path: daemon.socketPath).request("status json").json)
+        let json = try #require(try daemon.client().request("status json").json)
         let range = try #require(json["time_to_full"] as? [String: Any], "\(json)")
         let lower = try #require(range["lower_seconds"] as? Int), upper = try #require(range["upper_seconds"] as? Int)
         #expect(lower <= 2 * 86_400 + 3600 && upper >= 2 * 86_400 - 3600, "\(lower)…\(upper) should contain two days")
         #expect((range["text"] as? String)?.hasPrefix("full in") == true)
 
-        let details = try ProtocolClient(path: daemon.socketPath).request("status details")
+        let details = try daemon.client().request("status details")
         #expect(details.lines.last?.hasPrefix("Trend:\tfull in") == true, "\(details.lines)")
         #expect(waitUntil(seconds: 5) {
             ((try? String(contentsOfFile: metrics + "/usedspace.prom", encoding: .utf8)) ?? "").contains("usedspace_time_to_full_seconds{")
@@ -45,14 +50,14 @@ import Testing
         #expect(saved.components(separatedBy: "],[").count >= points.count / 2)
     }
 
-    @Test(Prerequisite.root) func aFlatFilesystemSaysNothing() throws {
+    @Test func aFlatFilesystemSaysNothing() throws {
         let scratch = try ScratchDirectory("ttf-flat")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=50m")
-        let daemon = try DaemonProcess(arguments: ["--path", mount, "--interval", "200ms"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "200ms"])
         try daemon.waitUntilAnswering()
-        let json = try #require(try ProtocolClient(path: daemon.socketPath).request("status json").json)
+        let json = try #require(try daemon.client().request("status json").json)
         #expect(json["time_to_full"] is NSNull)
-        let details = try ProtocolClient(path: daemon.socketPath).request("status details")
+        let details = try daemon.client().request("status details")
         #expect(!details.lines.contains { $0.hasPrefix("Trend:") })
     }
 }

@@ -102,7 +102,8 @@ final class SystemdUserManager {
     /// detached from it (lazily, touching nothing of them): the tests check usedspace, not
     /// whatever else this machine has mounted (some of it may hang).
     init(asUser names: [String] = SystemdUserManager.pool) throws {
-        let (lock, name) = try Self.lockAny(names.map { ($0, "/run/usedspace-test-user-\($0).lock") }, seconds: 300)
+        let (lock, name) = try Self.lockAny(names.map { ($0, "/run/usedspace-test-user-\($0).lock") }, seconds: 300,
+                                            usable: Self.hasNoLeftovers)
         userLock = lock
         var made: TestUser?
         do {
@@ -262,8 +263,38 @@ final class SystemdUserManager {
             .map { $0 + "/" + path }
     }
 
-    /// Locks the first of `candidates` that is free, waiting up to `seconds` for one.
-    private static func lockAny(_ candidates: [(name: String, path: String)], seconds: Double) throws -> (Int32, String) {
+    /// Whether no process is left in the user's delegated cgroups (checked with the user's
+    /// lock held, so no manager of that user runs). A process that a hung filesystem holds in
+    /// the kernel (a thread in D state, immune to SIGKILL: a daemon started by an older
+    /// harness that still saw /mnt/foreign-hung) stays in its unit's cgroup for good; every
+    /// later manager of that user then finds it in usedspace.service's cgroup, and each stop
+    /// of the service waits for it (TimeoutStopSec=, then SIGKILL and as long again) and fails
+    /// with Result=timeout: such a user is not a clean login, and is passed over (said on
+    /// stderr).
+    private static func hasNoLeftovers(_ name: String) -> Bool {
+        guard let entry = getpwnam(name) else { return true }
+        let uid = entry.pointee.pw_uid
+        var left: [String] = []
+        for cgroup in delegatedCgroups(uid: uid) {
+            var files = [cgroup + "/cgroup.procs"]
+            if let walker = FileManager.default.enumerator(atPath: cgroup) {
+                for case let path as String in walker where path.hasSuffix("/cgroup.procs") { files.append(cgroup + "/" + path) }
+            }
+            for file in files {
+                let pids = (readProcFile(file) ?? "").split(separator: "\n").map(String.init)
+                left += pids.map { "\($0) (\((readProcFile("/proc/\($0)/comm") ?? "?").trimmingCharacters(in: .whitespacesAndNewlines))) in \(file)" }
+            }
+        }
+        guard left.isEmpty else {
+            FileHandle.standardError.write(Data("harness: passing over test user \(name): processes left in its cgroups: \(left.joined(separator: ", "))\n".utf8))
+            return false
+        }
+        return true
+    }
+
+    /// Locks the first of `candidates` that is free and `usable`, waiting up to `seconds` for one.
+    private static func lockAny(_ candidates: [(name: String, path: String)], seconds: Double,
+                                usable: (String) -> Bool = { _ in true }) throws -> (Int32, String) {
         var descriptors: [Int32] = []
         for candidate in candidates {
             let descriptor = open(candidate.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -274,12 +305,23 @@ final class SystemdUserManager {
             descriptors.append(descriptor)
         }
         var taken: Int?
+        var passedOver: Set<Int> = []
         waitUntil(seconds: seconds) {
-            taken = descriptors.firstIndex { flock($0, LOCK_EX | LOCK_NB) == 0 }
-            return taken != nil
+            for (index, descriptor) in descriptors.enumerated() where !passedOver.contains(index) && flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                if usable(candidates[index].name) {
+                    taken = index
+                    return true
+                }
+                flock(descriptor, LOCK_UN)
+                passedOver.insert(index)
+            }
+            return false
         }
         for (index, descriptor) in descriptors.enumerated() where index != taken { close(descriptor) }
-        guard let taken else { throw HarnessFailure("other tests hold every test user: \(candidates.map(\.name))") }
+        guard let taken else {
+            throw HarnessFailure("other tests hold every test user: \(candidates.map(\.name))"
+                                 + (passedOver.isEmpty ? "" : "; passed over (processes left in their cgroups): \(passedOver.sorted().map { candidates[$0].name })"))
+        }
         return (descriptors[taken], candidates[taken].name)
     }
 
@@ -383,27 +425,66 @@ enum ManagerExitGate {
 }
 
 /// /run/systemd/system and journald are machine-wide: the first manager creates or starts
-/// them when missing, the last one removes or stops what was created.
+/// them when missing, the last one removes or stops what was created. "First" and "last"
+/// across every test process on the machine (suites of other checkouts run side by side):
+/// each process that uses them holds a shared lock on `usersLock`, and they are taken down
+/// only by a process that then gets it exclusively. (A journald stopped under another
+/// process's running services drops their log lines: a test reading the journal then misses
+/// what the daemon said; with /run/systemd/system gone, systemctl says systemd does not run.)
 enum SharedSystemdPieces {
-    private static let state = Locked((users: 0, createdBooted: false, journald: SpawnedProcess?.none))
+    private static let state = Locked((users: 0, usersLock: Int32?.none, journald: SpawnedProcess?.none))
+    /// Held exclusively while deciding what to set up or take down.
+    private static let decisionLock = "/run/usedspace-test-systemd.lock"
+    /// Held shared by every process that uses the pieces.
+    private static let usersLock = "/run/usedspace-test-systemd.users"
+    /// Present while /run/systemd/system is one the tests made.
+    private static let bootedMarker = "/run/usedspace-test-systemd.created-booted"
+    /// The journald the tests started, whichever process did.
+    private static let journaldPIDFile = "/run/usedspace-test-systemd.journald-pid"
 
     static func acquire() throws {
         try state.update { state in
             state.users += 1
             guard state.users == 1 else { return }
-            try makeSandboxingWork()
-            if !FileManager.default.fileExists(atPath: "/run/systemd/system") {
-                try FileManager.default.createDirectory(atPath: "/run/systemd/system", withIntermediateDirectories: true)
-                state.createdBooted = true
-            }
-            let running = (try? CommandRunner.run("/usr/bin/pgrep", ["-x", "systemd-journal"]).status) == 0
-            if !running {
-                try FileManager.default.createDirectory(atPath: "/run/systemd/journal", withIntermediateDirectories: true)
-                for socket in ["socket", "stdout", "dev-log"] { try? FileManager.default.removeItem(atPath: "/run/systemd/journal/" + socket) }
-                state.journald = try SpawnedProcess("/usr/lib/systemd/systemd-journald", [], environment: [:], logFile: "/dev/null")
-                _ = waitUntil(seconds: 10) { FileManager.default.fileExists(atPath: "/run/systemd/journal/stdout") }
+            do {
+                let decision = try lock(decisionLock, LOCK_EX)
+                defer { close(decision) }
+                state.usersLock = try lock(usersLock, LOCK_SH)
+                try makeSandboxingWork()
+                if !FileManager.default.fileExists(atPath: "/run/systemd/system") {
+                    try FileManager.default.createDirectory(atPath: "/run/systemd/system", withIntermediateDirectories: true)
+                    FileManager.default.createFile(atPath: bootedMarker, contents: nil)
+                }
+                let running = (try? CommandRunner.run("/usr/bin/pgrep", ["-x", "systemd-journal"]).status) == 0
+                if !running {
+                    try FileManager.default.createDirectory(atPath: "/run/systemd/journal", withIntermediateDirectories: true)
+                    for socket in ["socket", "stdout", "dev-log"] { try? FileManager.default.removeItem(atPath: "/run/systemd/journal/" + socket) }
+                    let journald = try SpawnedProcess("/usr/lib/systemd/systemd-journald", [], environment: [:], logFile: "/dev/null")
+                    state.journald = journald
+                    try "\(journald.pid)\n".write(toFile: journaldPIDFile, atomically: true, encoding: .utf8)
+                    _ = waitUntil(seconds: 10) { FileManager.default.fileExists(atPath: "/run/systemd/journal/stdout") }
+                }
+            } catch {
+                if let held = state.usersLock { close(held) }
+                state.usersLock = nil
+                state.users -= 1
+                throw error
             }
         }
+    }
+
+    /// `path` opened (created when missing) and flock'ed with `operation`, waiting for it.
+    private static func lock(_ path: String, _ operation: Int32) throws -> Int32 {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw HarnessFailure("open \(path): \(String(cString: strerror(errno)))") }
+        while flock(descriptor, operation) != 0 {
+            guard errno == EINTR else {
+                let failure = String(cString: strerror(errno))
+                close(descriptor)
+                throw HarnessFailure("flock \(path): \(failure)")
+            }
+        }
+        return descriptor
     }
 
     /// What a unit's sandboxing (mount namespaces) needs from the host, and a machine booted
@@ -471,12 +552,32 @@ enum SharedSystemdPieces {
     static func release() {
         state.update { state in
             state.users -= 1
-            guard state.users == 0 else { return }
-            state.journald?.stop()
+            guard state.users == 0, let held = state.usersLock else { return }
+            state.usersLock = nil
+            let decision = try? lock(decisionLock, LOCK_EX)
+            defer { if let decision { close(decision) } }
+            flock(held, LOCK_UN)
+            let last = flock(held, LOCK_EX | LOCK_NB) == 0
+            close(held)
+            // Others still use them: a journald this process started stays up (kept here, so
+            // that nothing stops it), and the last process out stops it by its recorded pid.
+            guard last, decision != nil else { return }
+            let recorded = (try? String(contentsOfFile: journaldPIDFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            if let journald = state.journald, journald.pid == recorded || recorded == nil {
+                journald.stop()
+            } else if let recorded, readProcFile("/proc/\(recorded)/comm")?.hasPrefix("systemd-journal") == true {
+                kill(recorded, SIGTERM)
+                // Not this process's child: gone, or a zombie its starter will reap.
+                _ = waitUntil(seconds: 10) {
+                    guard let stat = readProcFile("/proc/\(recorded)/stat") else { return true }
+                    return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+                }
+            }
             state.journald = nil
-            if state.createdBooted {
+            try? FileManager.default.removeItem(atPath: journaldPIDFile)
+            if FileManager.default.fileExists(atPath: bootedMarker) {
                 try? FileManager.default.removeItem(atPath: "/run/systemd/system")
-                state.createdBooted = false
+                try? FileManager.default.removeItem(atPath: bootedMarker)
             }
         }
     }

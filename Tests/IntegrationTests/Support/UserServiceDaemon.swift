@@ -78,6 +78,22 @@ final class UserServiceDaemon: TestedDaemon {
                              environment: environment)
     }
 
+    /// Writes `name` into the state directory before the service starts, as a run before
+    /// would have left it: the directory made as the unit's ExecStartPre makes it (mode
+    /// 0700), everything the user's.
+    func writeState(_ name: String, _ text: String) throws {
+        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
+        chmod(stateDirectory, 0o700)
+        try text.write(toFile: stateDirectory + "/" + name, atomically: true, encoding: .utf8)
+        try manager.giveToUser(home + "/.local")
+    }
+
+    /// Stops the service and its socket: the user has no daemon (a client samples by itself).
+    func stopSocket() throws {
+        let result = try manager.systemctl("stop", "usedspace.socket", "usedspace.service")
+        guard result.status == 0 else { throw HarnessFailure("systemctl stop: \(result.stderr)") }
+    }
+
     /// The service's main process, while it runs.
     var pid: pid_t? { try? manager.mainPID() }
 
@@ -89,6 +105,13 @@ final class UserServiceDaemon: TestedDaemon {
         guard (try? manager.systemctl("stop", "usedspace.service"))?.status == 0 else { return nil }
         guard (try? manager.property("usedspace.service", "Result")) == "success" else { return nil }
         return Int32((try? manager.property("usedspace.service", "ExecMainStatus")) ?? "")
+    }
+
+    /// What the manager says of the service (for a failure's message): its state, result and
+    /// main process's exit.
+    var serviceState: String {
+        let properties = ["ActiveState", "SubState", "Result", "ExecMainCode", "ExecMainStatus", "NRestarts"]
+        return properties.map { "\($0)=\((try? manager.property("usedspace.service", $0)) ?? "?")" }.joined(separator: " ")
     }
 
     /// `systemctl --user kill --signal=…` to the main process.
