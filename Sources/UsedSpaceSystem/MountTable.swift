@@ -10,12 +10,11 @@ public enum MountTable {
         MountInfoParser.parse(bytes: try FileContents.read(path))
     }
 
-    /// Whether the mount that `path` lies under, going by the path's text, is a network or
-    /// FUSE one, whose calls can block for as long as its server does. Nothing on any mounted
-    /// filesystem is looked at (a symlink from a local path into such a mount is not seen
-    /// through).
+    /// Whether the mount that `path` lies under, going by the path's text, may hang
+    /// (RealFilesystems.mayHang). Nothing on any mounted filesystem is looked at (a symlink
+    /// from a local path into such a mount is not seen through).
     public static func mayHang(_ path: String, in mounts: [MountEntry]) -> Bool {
-        lexicalMount(of: path, in: mounts).map { RemoteFileSystems.mayHang($0.fileSystemType) } ?? false
+        lexicalMount(of: path, in: mounts).map { RealFilesystems.mayHang($0.fileSystemType) } ?? false
     }
 
     /// The mount `path` lies under, going by the path's text alone.

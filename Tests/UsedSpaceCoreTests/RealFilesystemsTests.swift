@@ -29,6 +29,24 @@ import Testing
 
     static func points(_ entries: [MountEntry]) -> [String] { entries.map(\.mountPoint) }
 
+    /// One rule of what may hang, by class: what list measures in a child and what status,
+    /// watch and the daemon sample through a probe are the same filesystems.
+    @Test(arguments: [
+        ("ext4", false), ("btrfs", false), ("xfs", false), ("zfs", false), ("vfat", false),   // local block devices
+        ("tmpfs", false), ("ramfs", false),                                                   // memory
+        ("proc", false), ("sysfs", false), ("cgroup2", false),                                // the kernel's
+        ("overlay", false), ("ecryptfs", false),                                              // stacked on local ones
+        ("squashfs", false),                                                                  // loop images
+        ("nfs4", true), ("cifs", true), ("9p", true), ("ceph", true),                          // network
+        ("fuse", true), ("fuseblk", true), ("fuse.sshfs", true), ("fuse.gvfsd-fuse", true),   // FUSE
+        ("autofs", true),                                                                     // mounts anything
+        ("panfs", true), ("gfs2", true), ("ocfs2", true), ("virtiofs", true), ("newfs", true), // unknown to the list
+    ])
+    func whatMayHangIsEverythingNotKnownLocal(_ type: String, _ hangs: Bool) {
+        #expect(RealFilesystems.mayHang(type) == hangs, "\(type)")
+        #expect(RealFilesystems.isKnownLocal(type) == !hangs, "\(type)")
+    }
+
     @Test func aDesktopShowsItsStorageOncePerFilesystem() {
         let selected = RealFilesystems.select(MountInfoParser.parse(Self.desktop))
         #expect(Self.points(selected) == ["/", "/home", "/media/u/USB STICK", "/mnt/nas", "/mnt/remote"])

@@ -44,14 +44,22 @@ public enum RealFilesystems {
         isNetworkType(fileSystemType)
     }
 
-    /// Local filesystems of the kernel whose statvfs answers from memory (block devices,
-    /// tmpfs, the kernel's pseudo filesystems): measured directly. Anything else, FUSE above
-    /// all, may hang and is measured in a child given up on after the timeout; so is autofs,
-    /// whose statvfs can trigger a mount of anything.
+    /// Local filesystems of the kernel whose calls answer from memory or a local disk
+    /// (block devices, tmpfs, the kernel's pseudo filesystems, overlays of those): touched
+    /// directly. The one rule of what may hang is its opposite (`mayHang`).
     public static func isKnownLocal(_ fileSystemType: String) -> Bool {
         if fileSystemType == "autofs" || fileSystemType.hasPrefix("fuse") { return false }
         return isLocalBlock(fileSystemType) || isMemory(fileSystemType)
-            || isPseudo(fileSystemType) || isLoopImage(fileSystemType)
+            || isPseudo(fileSystemType) || isLoopImage(fileSystemType) || isStacked(fileSystemType)
+    }
+
+    /// Whether a filesystem's calls can block for as long as a server or a userspace daemon
+    /// does not answer: everything not known local, FUSE above all, network filesystems,
+    /// autofs (whose statvfs can trigger a mount of anything), and any type this list does
+    /// not know. Such a filesystem is touched only by a child process (a probe, a reader)
+    /// given up on after the timeout: `status`, `list`, `watch` and the daemon alike.
+    public static func mayHang(_ fileSystemType: String) -> Bool {
+        !isKnownLocal(fileSystemType)
     }
 
     public static func kind(of fileSystemType: String) -> Kind {

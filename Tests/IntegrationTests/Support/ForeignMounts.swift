@@ -15,7 +15,7 @@ enum ForeignMounts {
     static func current() -> [String] {
         let entries = MountInfoParser.parse(readProcFile("/proc/self/mountinfo") ?? "")
         return entries
-            .filter { RemoteFileSystems.mayHang($0.fileSystemType) && !ownPrefixes.contains(where: $0.mountPoint.hasPrefix) }
+            .filter { RealFilesystems.mayHang($0.fileSystemType) && !ownPrefixes.contains(where: $0.mountPoint.hasPrefix) }
             .map(\.mountPoint)
             .sorted { $0.count > $1.count }
     }
