@@ -208,11 +208,7 @@ final class WatchLoop {
         for path in diff.removed {
             guard let index = targets.firstIndex(where: { $0.path == path }) else { continue }
             let target = targets.remove(at: index)
-            if var last = target.snapshot {
-                last.state = .failed
-                last.stats = nil
-                last.error = "\(path) was unmounted; no longer watched"
-                last.watchEnded = true
+            if let last = target.sampler?.end(reason: "\(path) was unmounted; no longer watched", unmounted: true) {
                 ended.append(last)
             }
         }

@@ -231,13 +231,16 @@ public final class SamplingThread {
         group?.wakeUp()
     }
 
-    /// Sets the current snapshot's time-to-full estimate, as the same snapshot or, with
-    /// `republish`, as a new one (the next seq). Returns the current snapshot afterwards.
-    @discardableResult
-    public func setTimeToFull(_ estimate: TimeToFull?, republish: Bool) -> Snapshot? {
+    /// The current numbers again as a new snapshot (Publisher.republish).
+    public func republish() -> Snapshot? {
+        shared.withLock { $0.publisher.republish() }
+    }
+
+    /// The watch's last snapshot (Publisher.end); the thread stops after its current sample.
+    public func end(reason: String, unmounted: Bool) -> Snapshot? {
         shared.withLock { state in
-            state.publisher.setTimeToFull(estimate, republish: republish)
-            return state.publisher.current
+            state.stopped = true
+            return state.publisher.end(reason: reason, unmounted: unmounted, watchedPath: path, at: WallClock.now())
         }
     }
 

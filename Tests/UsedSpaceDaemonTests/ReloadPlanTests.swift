@@ -23,7 +23,7 @@ import Testing
         func makeWatch(configuredPath: String, settings: DaemonSettings) throws -> WatchedPath {
             let watch = try WatchedPath(configuredPath: configuredPath, path: configuredPath,
                                         publisher: Publisher(policy: PublishPolicy(), source: .daemon),
-                                        settings: settings, loop: loop) { _, _ in }
+                                        settings: settings, loop: loop, estimate: { _ in nil }) { _, _ in }
             made.append(watch)
             return watch
         }

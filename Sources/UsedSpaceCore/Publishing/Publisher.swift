@@ -7,9 +7,10 @@
 /// point found on another filesystem is "not mounted"). Pure.
 ///
 /// Each SamplingThread (the daemon's watched paths, `watch` without a daemon) owns one and
-/// applies it to every sample and timeout on its thread, waking its owner only with news;
-/// nothing else decides what is published. (The only other new snapshot is the daemon's
-/// time-to-full estimate changing while the numbers do not: `setTimeToFull(republish:)`.)
+/// applies it to every sample and timeout on its thread, waking its owner only with news.
+/// Every snapshot of the path is made here: besides the samples' and timeouts', the same
+/// numbers again with the next seq (`republish`: the daemon's time-to-full outlook changed)
+/// and the last one of a watch that ends (`end`).
 public struct Publisher: Sendable {
     public private(set) var current: Snapshot?
     public var policy: PublishPolicy {
@@ -74,13 +75,34 @@ public struct Publisher: Sendable {
         self = Publisher(policy: policy, source: source, restoring: restored)
     }
 
-    /// Sets the current snapshot's time-to-full estimate; with `republish`, as a new snapshot
-    /// (the next seq), for an estimate that changed while the numbers did not.
-    public mutating func setTimeToFull(_ estimate: TimeToFull?, republish: Bool) {
-        guard var snapshot = current, snapshot.stats != nil else { return }
-        snapshot.timeToFull = estimate
-        if republish { snapshot.seq = nextSeq }
+    /// The current numbers as a new snapshot (the next seq), for what the owner adds to them
+    /// that changed while they did not; nil without numbers.
+    public mutating func republish() -> Snapshot? {
+        guard var snapshot = current, snapshot.stats != nil else { return nil }
+        snapshot.seq = nextSeq
         current = snapshot
+        return snapshot
+    }
+
+    /// The last snapshot of a watch that ends (its filesystem unmounted, or no longer
+    /// configured): failed, with the reason, marked `watchEnded`, the next seq; nil when
+    /// nothing was ever published. After it, nothing more is.
+    public mutating func end(reason: String, unmounted: Bool, watchedPath: String, at time: Timestamp) -> Snapshot? {
+        guard var last = current else { return nil }
+        last.state = .failed
+        last.stats = nil
+        last.timeToFull = nil
+        last.fastFill = nil
+        last.btrfs = nil
+        last.error = reason
+        last.notMounted = unmounted
+        // A sample may have seen the mount point empty before the table was read again.
+        if unmounted && last.mountPoint == nil { last.mountPoint = watchedPath }
+        last.watchEnded = true
+        last.seq = nextSeq
+        last.sampledAt = time
+        current = last
+        return last
     }
 
     /// Applies one sample; when the decision publishes, `current` is the new snapshot.

@@ -133,7 +133,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         initial.isDefaults = state.isDefaults
         state = initial
         applyBarSettings()
-        applySamplingRates()
+        applySamplingSettings()
         let listening = try SocketSetup.open(at: paths.socket, logger: logger)
         server = try SocketServer(
             listener: listening.socket, boundPath: listening.boundPath, maximumClients: settings.maximumClients, loop: loop, logger: logger,
@@ -239,7 +239,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         if let restoredSnapshot { tracker.restore(restoredSnapshot) }
         let publisher = Publisher(policy: PublishPolicy(threshold: settings.threshold), source: .daemon, restoring: restoredSnapshot)
         return try WatchedPath(configuredPath: configuredPath, path: path, publisher: publisher, settings: settings, loop: loop,
-                               group: samplingGroup) {
+                               group: samplingGroup, estimate: { [unowned self] snapshot in self.tracker.record(snapshot) }) {
             [unowned self] watch, snapshot in self.published(snapshot, by: watch)
         }
     }
@@ -265,13 +265,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
             logger.info("not watching \(ControlCharacters.replaced(in: watch.path)): permission denied, this user cannot reach it",
                         metadata: ["path": "\(watch.path)"])
             mountWatcher?.readSoon()
-        } else if var shown = snapshot {
-            if shown.state == .fresh {
-                shown.timeToFull = tracker.record(shown)
-                if let current = watch.sampler.setTimeToFull(shown.timeToFull, republish: false), current.seq == shown.seq {
-                    shown = current
-                }
-            }
+        } else if let shown = snapshot {
             let previous = watch.snapshot
             watch.show(shown)
             announce(shown, of: watch, after: previous)
@@ -360,10 +354,8 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         let now = WallClock.now()
         for watch in watches {
             guard let snapshot = watch.snapshot, snapshot.state == .fresh else { continue }
-            let estimate = tracker.record(snapshot, at: now)
-            guard estimate?.description != snapshot.timeToFull?.description else { continue }
             // Same numbers, another outlook: worth a new snapshot.
-            if let republished = watch.sampler.setTimeToFull(estimate, republish: true) {
+            if let republished = watch.republish(with: tracker.record(snapshot, at: now)) {
                 watch.show(republished)
                 announce(republished, of: watch, after: snapshot)
             }
@@ -414,13 +406,9 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         for removed in plan.removed { end(removed, unmounted: unmounted) }
         state = plan.state
         if !settings.followsMounts { mountWatcher = nil }
-        for watch in watches {
-            watch.sampler.setPolicy(PublishPolicy(threshold: settings.threshold))
-            watch.sampler.setInterval(microseconds: settings.intervalMicroseconds)
-            watch.invalidateRenderings()
-        }
+        for watch in watches { watch.invalidateRenderings() }
         applyBarSettings()
-        applySamplingRates()
+        applySamplingSettings()
         server?.maximumClients = settings.maximumClients
         alerts?.policy = state.configuration.notify
         spaceAlerts?.policy = state.configuration.notify
@@ -435,19 +423,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     /// stuck in statvfs on a dead mount stays stuck, but holds nothing of the loop's.
     private func end(_ watch: WatchedPath, unmounted: Bool) {
         let reason = unmounted ? "\(watch.path) was unmounted; no longer watched" : "\(watch.path) is no longer watched"
-        if var last = watch.snapshot {
-            last.state = .failed
-            last.stats = nil
-            last.timeToFull = nil
-            last.fastFill = nil
-            last.btrfs = nil
-            last.error = reason
-            last.notMounted = unmounted
-            // A sample may have seen the mount point empty before the table was read again.
-            if unmounted && last.mountPoint == nil { last.mountPoint = watch.path }
-            last.watchEnded = true
-            last.seq += 1
-            last.sampledAt = WallClock.now()
+        if let last = watch.end(reason: reason, unmounted: unmounted) {
             watch.show(last)
             for connection in connections.values {
                 guard let subscription = connection.subscription, subscription.watch == nil else { continue }
@@ -528,10 +504,14 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         if isReady { updateStatus() }
     }
 
-    /// The filesystems `path = auto` found are sampled every other interval while quiet
-    /// (a change shows at most one interval later); the configured paths every interval.
-    private func applySamplingRates() {
-        for watch in watches { watch.sampler.setRelaxed(state.automaticPaths.contains(watch.configuredPath)) }
+    /// The publish rule and interval of the settings; the filesystems `path = auto` found
+    /// are sampled every other interval while quiet (a change shows at most one interval
+    /// later), the configured paths every interval.
+    private func applySamplingSettings() {
+        for watch in watches {
+            watch.apply(policy: PublishPolicy(threshold: settings.threshold), intervalMicroseconds: settings.intervalMicroseconds,
+                        relaxed: state.automaticPaths.contains(watch.configuredPath))
+        }
     }
 
     /// The configuration's bar settings, for the watches' renderings of the bar formats.

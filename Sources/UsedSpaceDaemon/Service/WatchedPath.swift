@@ -3,12 +3,16 @@ import UsedSpaceSystem
 
 /// One watched path on the daemon's loop: the thread that samples it (and decides, by the
 /// publish rule, what is news), the loop's sources that hear from that thread and check on
-/// it, and the snapshot clients are shown.
+/// it, and the snapshot clients are shown. It owns the path's snapshot stream: every
+/// snapshot comes from its thread's Publisher, and gets its time-to-full estimate here
+/// before anyone sees it.
 final class WatchedPath: ServedWatch {
     /// As configured (`~/…` allowed); identifies the watch across reloads.
     let configuredPath: String
     /// With `~` expanded; the sampling thread resolves it further (symlinks) each time.
     let path: String
+    /// Internal for the tests, which watch its thread end; everything else goes through the
+    /// methods here.
     let sampler: SamplingThread
     private var wakeSource: IOEventSource?
     /// The sampling thread's alarm: readable only when a sample overran the timeout.
@@ -24,14 +28,20 @@ final class WatchedPath: ServedWatch {
     var profiles = BarProfiles(configuration: Configuration(), home: nil) {
         didSet { renderings = [:] }
     }
+    /// Records a fresh snapshot in its history and gives the estimate (the manager's
+    /// TimeToFullTracker, shared by every watch's history file).
+    private let estimate: (Snapshot) -> TimeToFull?
+    private let published: (WatchedPath, Snapshot?) -> Void
 
     /// `published` is called on the loop with each snapshot the thread publishes, in order,
     /// and once after the first sample even when it published nothing new.
     /// `group`: the thread that samples the watched paths on local filesystems together.
     init(configuredPath: String, path: String, publisher: Publisher, settings: DaemonSettings, loop: EventLoop,
-         group: SamplingGroup? = nil, published: @escaping (WatchedPath, Snapshot?) -> Void) throws {
+         group: SamplingGroup? = nil, estimate: @escaping (Snapshot) -> TimeToFull?,
+         published: @escaping (WatchedPath, Snapshot?) -> Void) throws {
         self.configuredPath = configuredPath
         self.path = path
+        self.estimate = estimate
         self.published = published
         sampler = try SamplingThread(path: path, publisher: publisher, intervalMicroseconds: settings.intervalMicroseconds,
                                      timeoutMicroseconds: settings.sampleTimeoutMicroseconds, group: group)
@@ -44,8 +54,6 @@ final class WatchedPath: ServedWatch {
             self.checkTimeout()
         }
     }
-
-    private let published: (WatchedPath, Snapshot?) -> Void
 
     deinit {
         // The sources first: they must not outlive the descriptor they watch.
@@ -64,6 +72,14 @@ final class WatchedPath: ServedWatch {
         if sampler.checkTimeout() { collect() }
     }
 
+    /// The publish rule, the interval, and whether the path is sampled every other interval
+    /// while quiet (the filesystems `path = auto` found), from now on.
+    func apply(policy: PublishPolicy, intervalMicroseconds: UInt64, relaxed: Bool) {
+        sampler.setPolicy(policy)
+        sampler.setInterval(microseconds: intervalMicroseconds)
+        sampler.setRelaxed(relaxed)
+    }
+
     /// Whether the thread has reported a sample (or a timeout): the snapshot is not merely
     /// the one restored from disk.
     private(set) var hasSampled = false
@@ -72,8 +88,33 @@ final class WatchedPath: ServedWatch {
         let snapshots = sampler.takePublished()
         let first = !hasSampled && sampler.hasSampled
         hasSampled = hasSampled || first
-        for snapshot in snapshots { published(self, snapshot) }
+        for snapshot in snapshots { published(self, withEstimate(snapshot)) }
         if first && snapshots.isEmpty { published(self, nil) }
+    }
+
+    /// A fresh snapshot gets the estimate of its history; a stale one keeps the last one's.
+    private func withEstimate(_ new: Snapshot) -> Snapshot {
+        var shown = new
+        switch new.state {
+        case .fresh: shown.timeToFull = estimate(new)
+        case .stale: shown.timeToFull = snapshot?.timeToFull
+        case .failed: shown.timeToFull = nil
+        }
+        return shown
+    }
+
+    /// The same numbers with another outlook (the history's estimate changed while they did
+    /// not): a new snapshot, the next seq; nil when the estimate is the same or there are
+    /// no numbers.
+    func republish(with estimate: TimeToFull?) -> Snapshot? {
+        guard estimate?.description != snapshot?.timeToFull?.description, var republished = sampler.republish() else { return nil }
+        republished.timeToFull = estimate
+        return republished
+    }
+
+    /// The watch's last snapshot: failed, with the reason, marked `watch_ended`.
+    func end(reason: String, unmounted: Bool) -> Snapshot? {
+        sampler.end(reason: reason, unmounted: unmounted)
     }
 
     /// A snapshot of the state file that was read late: shown while nothing is, and its seq
@@ -83,7 +124,7 @@ final class WatchedPath: ServedWatch {
         if snapshot == nil, let current { show(current) }
     }
 
-    /// Makes `snapshot` the one shown (the manager has added its time-to-full estimate).
+    /// Makes `snapshot` the one shown.
     func show(_ snapshot: Snapshot) {
         self.snapshot = snapshot
         renderings = [:]
