@@ -12,10 +12,12 @@ import Testing
 
     @Test func aRepublishIsTheSameNumbersWithTheNextSeq() throws {
         var publisher = Publisher(policy: PublishPolicy(), source: .daemon)
-        #expect(publisher.republish() == nil, "nothing to republish yet")
+        let nothing = publisher.republish()
+        #expect(nothing == nil, "nothing to republish yet")
         publisher.accept(Self.sample(available: 500))
         let first = try #require(publisher.current)
-        let again = try #require(publisher.republish())
+        let republished = publisher.republish()
+        let again = try #require(republished)
         #expect(again.seq == first.seq + 1)
         #expect(again.stats == first.stats && again.sampledAt == first.sampledAt)
         #expect(publisher.current == again)
@@ -23,19 +25,21 @@ import Testing
 
     @Test func anEndedWatchsLastSnapshotComesAfterEveryOther() throws {
         var publisher = Publisher(policy: PublishPolicy(), source: .daemon)
-        #expect(publisher.end(reason: "gone", unmounted: true, watchedPath: "/media/usb", at: Timestamp(secondsSinceEpoch: 0)) == nil)
+        let early = publisher.end(reason: "gone", unmounted: true, watchedPath: "/media/usb", at: Timestamp(secondsSinceEpoch: 0))
+        #expect(early == nil)
         publisher.accept(Self.sample(available: 500))
         publisher.accept(Self.sample(available: 400))
         let before = try #require(publisher.current)
         let time = Timestamp(secondsSinceEpoch: 1_700_000_100)
-        let last = try #require(publisher.end(reason: "/media/usb was unmounted; no longer watched", unmounted: true,
-                                              watchedPath: "/media/usb", at: time))
+        let ended = publisher.end(reason: "/media/usb was unmounted; no longer watched", unmounted: true, watchedPath: "/media/usb", at: time)
+        let last = try #require(ended)
         #expect(last.seq == before.seq + 1)
         #expect(last.state == .failed && last.stats == nil && last.timeToFull == nil && last.fastFill == nil)
         #expect(last.watchEnded && last.notMounted)
         #expect(last.error == "/media/usb was unmounted; no longer watched")
         #expect(last.mountPoint == "/media/usb" && last.sampledAt == time)
-        #expect(publisher.republish() == nil, "no numbers to republish after the end")
+        let after = publisher.republish()
+        #expect(after == nil, "no numbers to republish after the end")
     }
 
     /// A snapshot of the state file read late raises the seq of the next publish above it.
