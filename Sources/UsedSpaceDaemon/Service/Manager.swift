@@ -3,15 +3,16 @@ import Logging
 import UsedSpaceCore
 import UsedSpaceSystem
 
-/// Owns the event loop's sources and everything the daemon knows: the watched paths and
-/// their snapshots, the socket and its clients, the files in the state directory, the
-/// service manager's view. Everything here runs on the loop's thread; sampling and file
-/// writes run on threads of their own, and nothing here touches a watched filesystem.
+/// Starts, stops and reloads the daemon, follows the mount table, and hands each publish on
+/// to what follows it. Everything here runs on the loop's thread; sampling and file writes
+/// run on threads of their own, and nothing here touches a watched filesystem.
 ///
-/// The parts live in files of their own: the protocol's answers (RequestDispatcher), the
-/// time-to-full histories (TimeToFullTracker), low-space notifications (LowSpaceAlerts), the
-/// listening socket (SocketSetup), a reload's new state (ReloadPlan).
-final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
+/// The parts live in files of their own: the clients and their subscriptions (Clients), the
+/// protocol's answers (RequestDispatcher), each watched path and its snapshot stream
+/// (WatchedPath), the time-to-full histories (TimeToFullTracker), the state file
+/// (StateSaver), low-space notifications (LowSpaceAlerts), the listening socket
+/// (SocketSetup), a reload's new state (ReloadPlan).
+final class Manager: ClientsContext, ConfiguredStateFactory {
     private let loop: EventLoop
     private let logger: Logger
     private var notifier = ServiceNotifier()
@@ -19,7 +20,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     private let loader: ConfigurationLoader
     /// What the configuration made; replaced whole by a reload.
     private var state: ConfiguredState
-    private var watches: [WatchedPath] { state.watches }
+    var watches: [WatchedPath] { state.watches }
     private var settings: DaemonSettings { state.settings }
 
     private var restored = StateFile.Contents(entries: [], problems: [])
@@ -43,11 +44,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     private var samplingGroupAlarm: IOEventSource?
 
     private var server: SocketServer?
-    private var connections: [ObjectIdentifier: ClientConnection] = [:]
-    /// Requests that arrived before their path's first snapshot, and any that came after them
-    /// on the same connection (answers keep the order of requests).
-    private var waiting: [(connection: ClientConnection, request: Result<Request, RequestError>)] = []
-    private var idleTimer: TimerEventSource?
+    private var clients: Clients?
     private var signalSources: [SignalEventSource] = []
     /// The configuration file, when it had not answered at start-up (a dead network home).
     private var pendingConfiguration: IsolatedFileRead?
@@ -134,16 +131,16 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         state = initial
         applyBarSettings()
         applySamplingSettings()
+        clients = try Clients(loop: loop, logger: logger, context: self)
         let listening = try SocketSetup.open(at: paths.socket, logger: logger)
         server = try SocketServer(
             listener: listening.socket, boundPath: listening.boundPath, maximumClients: settings.maximumClients, loop: loop, logger: logger,
-            connectionCount: { [unowned self] in self.connections.count },
-            accepted: { [unowned self] socket, pid in self.accept(socket, peerProcessID: pid) })
+            connectionCount: { [unowned self] in self.clients?.count ?? 0 },
+            accepted: { [unowned self] socket, pid in self.clients?.accept(socket, peerProcessID: pid) })
         for signal in [SIGTERM, SIGINT] {
             signalSources.append(try SignalEventSource(loop: loop, signal: signal) { [unowned self] in self.stop() })
         }
         signalSources.append(try SignalEventSource(loop: loop, signal: SIGHUP) { [unowned self] in _ = self.reload() })
-        idleTimer = try TimerEventSource(loop: loop, accuracyMicroseconds: 1_000_000) { [unowned self] in self.closeIdleConnections() }
         for (index, file) in [stateFileToRead, historyToRead, alertsToRead].enumerated() {
             guard case .late(let read) = outcomes[index] else { continue }
             lateFiles.append(try LateFileRead(read, loop: loop) { [unowned self] result in
@@ -225,7 +222,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         while writers.contains(where: \.isWriting) && MonotonicClock.nanoseconds() < deadline {
             usleep(10_000)
         }
-        for connection in Array(connections.values) { connection.close() }
+        clients?.closeAll()
         loop.exit(0)
     }
 
@@ -271,7 +268,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
             announce(shown, of: watch, after: previous)
         }
         if !isReady && watches.allSatisfy(\.hasSampled) { becomeReady() }
-        answerWaitingRequests()
+        clients?.answerWaitingRequests()
     }
 
     /// Tells everyone who follows the watch about its new snapshot: the journal, the state
@@ -284,20 +281,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
                       now: WallClock.now().secondsSinceEpoch)
         spaceAlerts?.check(snapshot, now: WallClock.now().secondsSinceEpoch)
         if isReady { updateStatus() }
-        // Each view's frame is encoded once, however many subscribers share it (a few views
-        // at most: a list, not a Dictionary, whose code would be more of the binary to page in).
-        var frames: [(view: ViewRequest, bytes: [UInt8])] = []
-        for connection in connections.values {
-            guard let subscription = connection.subscription, subscription.watch == nil || subscription.watch === watch else { continue }
-            let view = subscription.view
-            if let frame = frames.first(where: { $0.view.format == view.format && $0.view.details == view.details }) {
-                connection.send(bytes: frame.bytes)
-            } else {
-                let bytes = Array(ResponseFrame.update(watch.lines(for: view, configurationProblem: state.problem)).utf8)
-                frames.append((view, bytes))
-                connection.send(bytes: bytes)
-            }
-        }
+        clients?.publish(watch)
     }
 
     private func logPublish(_ snapshot: Snapshot, after previous: Snapshot?) {
@@ -423,17 +407,9 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
     /// stuck in statvfs on a dead mount stays stuck, but holds nothing of the loop's.
     private func end(_ watch: WatchedPath, unmounted: Bool) {
         let reason = unmounted ? "\(watch.path) was unmounted; no longer watched" : "\(watch.path) is no longer watched"
-        if let last = watch.end(reason: reason, unmounted: unmounted) {
-            watch.show(last)
-            for connection in connections.values {
-                guard let subscription = connection.subscription, subscription.watch == nil else { continue }
-                connection.send(ResponseFrame.update(watch.lines(for: subscription.view, configurationProblem: state.problem)))
-            }
-        }
-        for connection in connections.values where connection.subscription?.watch === watch {
-            connection.send(ResponseFrame.error(RequestError(code: "not-watched", message: reason)))
-            connection.finish()
-        }
+        let last = watch.end(reason: reason, unmounted: unmounted)
+        if let last { watch.show(last) }
+        clients?.ended(watch, reason: reason, lastShown: last != nil)
         alerts?.retire(watch.path)
         spaceAlerts?.retire(watch.path)
         if let snapshot = watch.snapshot, snapshot.path != watch.path {
@@ -496,7 +472,7 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
         plan.state.isDefaults = state.isDefaults
         commit(plan, unmounted: true)
         // Requests for every path may have waited for a watch that has just ended.
-        answerWaitingRequests()
+        clients?.answerWaitingRequests()
         let added = diff.added.map { ControlCharacters.replaced(in: $0) }.joined(separator: ", ")
         let removed = diff.removed.map { ControlCharacters.replaced(in: $0) }.joined(separator: ", ")
         logger.info("mount table changed (read \(reads)): watching \(diff.added.isEmpty ? "nothing new" : added); stopped watching \(diff.removed.isEmpty ? "nothing" : removed)",
@@ -522,95 +498,11 @@ final class Manager: ClientConnectionDelegate, ConfiguredStateFactory {
 
     // MARK: - Clients
 
-    private func accept(_ socket: consuming FileDescriptor, peerProcessID: Int32) {
-        do {
-            let connection = try ClientConnection(socket: socket, peerProcessID: peerProcessID, loop: loop, now: loop.now, delegate: self)
-            connections[ObjectIdentifier(connection)] = connection
-            if idleTimer?.isScheduled == false { idleTimer?.schedule(afterMicroseconds: settings.idleTimeoutMicroseconds / 2) }
-        } catch {
-            logger.error("cannot watch a new connection: \(error)", metadata: ["reason": "\(error)"])
-        }
-    }
+    // MARK: - Clients (ClientsContext)
 
-    func connectionDidClose(_ connection: ClientConnection) {
-        connections[ObjectIdentifier(connection)] = nil
-        waiting.removeAll { $0.connection === connection }
-    }
-
-    func connection(_ connection: ClientConnection, didReceive result: Result<Request, RequestError>) {
-        connection.lastRequestAt = loop.now
-        if isWaiting(connection) {
-            waiting.append((connection, result))
-        } else {
-            process(result, from: connection)
-        }
-    }
-
-    func connectionDidEndInput(_ connection: ClientConnection) {
-        if !isWaiting(connection) && connection.subscription == nil { connection.finish() }
-    }
-
-    private func isWaiting(_ connection: ClientConnection) -> Bool {
-        waiting.contains { $0.connection === connection }
-    }
-
-    private func process(_ result: Result<Request, RequestError>, from connection: ClientConnection) {
-        let request: Request
-        switch result {
-        case .failure(let error):
-            connection.send(ResponseFrame.error(error))
-            return
-        case .success(let parsed):
-            request = parsed
-        }
-        switch RequestDispatcher.reply(to: request, watches: watches, configurationProblem: state.problem) {
-        case .answer(let frame):
-            connection.send(frame)
-        case .answerAndClose(let frame):
-            connection.send(frame)
-            connection.finish()
-        case .subscribe(let watch, let view, let frame):
-            connection.subscription = (watch, view)
-            connection.send(frame)
-        case .waitForSnapshot:
-            waiting.append((connection, result))
-        case .reload:
-            switch reload() {
-            case .success(let summary): connection.send(ResponseFrame.ok([summary]))
-            case .failure(let refusal): connection.send(ResponseFrame.error(RequestError(code: "config", message: refusal.reason)))
-            }
-        }
-    }
-
-    private func answerWaitingRequests() {
-        let pending = waiting
-        waiting = []
-        for (connection, request) in pending where !connection.isClosed {
-            if isWaiting(connection) {
-                waiting.append((connection, request))
-            } else {
-                process(request, from: connection)
-            }
-        }
-        for (connection, _) in pending where !connection.isClosed && connection.inputEnded {
-            connectionDidEndInput(connection)
-        }
-    }
-
-    private func closeIdleConnections() {
-        let now = loop.now
-        var anyLeft = false
-        for connection in Array(connections.values) where connection.subscription == nil {
-            if now - connection.lastRequestAt > settings.idleTimeoutMicroseconds && !isWaiting(connection) {
-                connection.send(ResponseFrame.error(RequestError(
-                    code: "idle", message: "no request for \(DurationParser.describe(microseconds: settings.idleTimeoutMicroseconds)); closing")))
-                connection.finish()
-            } else {
-                anyLeft = true
-            }
-        }
-        if anyLeft { idleTimer?.schedule(afterMicroseconds: settings.idleTimeoutMicroseconds / 2) }
-    }
+    var configurationProblem: String? { state.problem }
+    var idleTimeoutMicroseconds: UInt64 { settings.idleTimeoutMicroseconds }
+    func reloadForClient() -> Result<String, ConfigurationRefusal> { reload() }
 }
 
 /// Why a reload kept the running configuration: FILE:LINE: message, or the step that failed.
