@@ -44,8 +44,6 @@ public final class SamplingThread {
         var relaxed = false
         /// Samples in a row whose statvfs figures were the same as the one before.
         var quietSamples = 0
-        /// Samples taken (tests count them).
-        var samplesTaken: UInt64 = 0
         var stopped = false
     }
 
@@ -464,7 +462,6 @@ public final class SamplingThread {
         state.inFlight = false
         state.nextTick = nextTick(after: state.nextTick, interval: state.intervalNanoseconds, now: now)
         state.quietSamples = quiet ? state.quietSamples + 1 : 0
-        state.samplesTaken += 1
         // Still on the grid: a relaxed path skips every other tick of it.
         if state.relaxed && state.quietSamples >= quietAfter { state.nextTick += state.intervalNanoseconds }
     }

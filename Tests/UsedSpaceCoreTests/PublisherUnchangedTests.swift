@@ -62,7 +62,10 @@ import Testing
                 let sample = Self.measurement(available: available, second: second)
                 let time = UInt64(second) * 1_000_000_000 + 1
                 let expected = full.accept(sample, monotonicNanoseconds: time)
-                guard case .measured(let measurement) = sample else { continue }
+                guard case .measured(let measurement) = sample else {
+                    Issue.record("step \(index): not a measured sample")
+                    continue
+                }
                 var decision: PublishDecision
                 if quick.acceptFigures(measurement.stats, monotonicNanoseconds: time) {
                     decision = .noData
@@ -98,7 +101,10 @@ import Testing
     @Test func whatTheShortcutTakesAndLeaves() {
         var publisher = Publisher(policy: PublishPolicy(), source: .daemon)
         let sample = Self.measurement(available: 10 * Self.gigabyte, second: 0)
-        guard case .measured(let measurement) = sample else { return }
+        guard case .measured(let measurement) = sample else {
+            Issue.record("not a measured sample")
+            return
+        }
         var taken = publisher.acceptFigures(measurement.stats, monotonicNanoseconds: 1)
         #expect(!taken, "nothing accepted yet")
         publisher.accept(sample, monotonicNanoseconds: 1)

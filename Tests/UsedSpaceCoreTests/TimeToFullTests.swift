@@ -219,8 +219,9 @@ private func record(_ scenario: TrendScenario, until: Int64? = nil, history: Usa
     /// estimate it is the slow growth's, weeks away.
     @Test func cronSpikeOnSlowGrowthGivesNoAlarm() {
         let evaluation = TrendEvaluation(.cronSpikeOnSlowGrowth, evaluateEvery: 600)
-        for (time, estimate) in evaluation.estimates {
-            guard let estimate else { continue }
+        let given = evaluation.estimates.compactMap { time, estimate in estimate.map { (time, $0) } }
+        #expect(!given.isEmpty, "the slow growth gives an estimate at some point: the checks below check something")
+        for (time, estimate) in given {
             #expect(estimate.lowerSeconds > 3 * day, "\((time - start) / 60) min: \(estimate)")
         }
     }

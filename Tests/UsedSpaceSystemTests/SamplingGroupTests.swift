@@ -202,11 +202,15 @@ import Testing
         let stats = try FileSystemStatistics.of(fastDirectory.path, readOnly: false)
         let size = max(1 << 20, Int(stats.usableBlocks * stats.blockSize / 2000))
         let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        #expect(descriptor >= 0)
+        try #require(descriptor >= 0, "open \(file): \(String(cString: strerror(errno)))")
         defer { unlink(file) }
         var written = 0
         let chunk = [UInt8](repeating: 0x55, count: 1 << 16)
-        while written < size { written += chunk.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) } }
+        while written < size {
+            let count = chunk.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            try #require(count > 0, "write \(file): \(String(cString: strerror(errno)))")
+            written += count
+        }
         close(descriptor)
         var seen: [Snapshot] = []
         #expect(Self.eventually {
@@ -271,24 +275,26 @@ import Testing
         relaxed.setRelaxed(true)
         try relaxed.start()
         try plain.start()
-        func taken(_ sampler: SamplingThread) -> UInt64 { sampler.shared.withLock { $0.samplesTaken } }
+        // A quiet path's samples are its run of quiet samples, which each one lengthens.
         func quiet(_ sampler: SamplingThread) -> Int { sampler.shared.withLock { $0.quietSamples } }
+        func taken(_ sampler: SamplingThread) -> Int { quiet(sampler) }
         #expect(Self.eventually { quiet(relaxed) >= SamplingThread.quietAfter && quiet(plain) >= SamplingThread.quietAfter },
                 "nothing writes to /dev/shm here… (other work on the machine may)")
         let before = (taken(relaxed), taken(plain))
         #expect(Self.eventually { taken(plain) >= before.1 + 40 })
-        let relaxedCount = taken(relaxed) - before.0, plainCount = taken(plain) - before.1
+        let relaxedSamples = taken(relaxed) - before.0, plainSamples = taken(plain) - before.1
         let wasQuiet = quiet(relaxed) > 20
         // Only while it stayed quiet: a change elsewhere on /dev/shm resets it.
         if wasQuiet {
-            #expect(Double(relaxedCount) <= 0.7 * Double(plainCount), "\(relaxedCount) against \(plainCount)")
-            #expect(Double(relaxedCount) >= 0.3 * Double(plainCount), "\(relaxedCount) against \(plainCount)")
+            #expect(Double(relaxedSamples) <= 0.7 * Double(plainSamples), "\(relaxedSamples) against \(plainSamples)")
+            #expect(Double(relaxedSamples) >= 0.3 * Double(plainSamples), "\(relaxedSamples) against \(plainSamples)")
         }
         // A change: every interval again.
         let file = first.path + "/fill"
         #expect(FileManager.default.createFile(atPath: file, contents: Data(repeating: 1, count: 1 << 20)))
         defer { unlink(file) }
         #expect(Self.eventually { quiet(relaxed) == 0 })
+        // Every interval again: its run of quiet samples grows as fast as the other's.
         let afterChange = (taken(relaxed), taken(plain))
         #expect(Self.eventually { taken(plain) >= afterChange.1 + 5 })
         #expect(taken(relaxed) - afterChange.0 >= 4, "sampled every interval after the change")

@@ -24,12 +24,7 @@ final class TimerEventSource {
         sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT))
     }
 
-    /// Fires once at an absolute CLOCK_MONOTONIC time in microseconds.
-    func schedule(atMicroseconds microseconds: UInt64) {
-        sd_event_source_set_time(source, microseconds)
-        sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT))
-    }
-
+    /// Off until the next `schedule`.
     func cancel() {
         sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
     }

@@ -1,3 +1,4 @@
+@testable import UsedSpaceCore
 /// Prometheus's `predict_linear(v[range], t)`, reproduced exactly as the reference the
 /// time-to-full estimate is compared with — the usual disk alert is
 /// `predict_linear(node_filesystem_avail_bytes[6h], 24 * 3600) < 0`.
@@ -16,7 +17,7 @@
 /// slope 0 and its value (NaN for an infinite constant). The range `v[6h]` at time T holds the
 /// samples with T − 6h < time ≤ T (left-open, as in Prometheus 3; earlier versions included
 /// the left end too, which only matters for a sample exactly 6 h old).
-public enum PredictLinear {
+enum PredictLinear {
     public struct Sample: Equatable, Sendable {
         public var secondsSinceEpoch: Int64
         public var value: Double
@@ -31,7 +32,7 @@ public enum PredictLinear {
     public static let defaultHorizonSeconds: Double = 24 * 3600
 
     /// Prometheus `linearRegression(samples, interceptTime)`.
-    public static func linearRegression(_ samples: [Sample], interceptTime: Int64) -> (slope: Double, intercept: Double) {
+    static func linearRegression(_ samples: [Sample], interceptTime: Int64) -> (slope: Double, intercept: Double) {
         var n = 0.0
         var sumX = 0.0, cX = 0.0, sumY = 0.0, cY = 0.0, sumXY = 0.0, cXY = 0.0, sumX2 = 0.0, cX2 = 0.0
         let initY = samples.first?.value ?? 0
@@ -76,7 +77,7 @@ public enum PredictLinear {
     /// `predict_linear(v[range], horizon)` evaluated at `evaluationTime`, over the samples
     /// with `evaluationTime − range < time ≤ evaluationTime` (any order of input is fine as
     /// long as it is sorted by time); nil with fewer than two.
-    public static func predict(
+    static func predict(
         _ samples: [Sample], at evaluationTime: Int64,
         rangeSeconds: Int64 = defaultRangeSeconds, horizonSeconds: Double = defaultHorizonSeconds
     ) -> Double? {
@@ -90,7 +91,7 @@ public enum PredictLinear {
     }
 
     /// `predict_linear(avail[range], horizon)` over the points of a usage history.
-    public static func predict(
+    static func predict(
         _ history: UsageHistory, at evaluationTime: Int64,
         rangeSeconds: Int64 = defaultRangeSeconds, horizonSeconds: Double = defaultHorizonSeconds
     ) -> Double? {
@@ -106,7 +107,7 @@ public enum PredictLinear {
     }
 
     /// The usual alert: `predict_linear(avail[6h], 24h) < 0`.
-    public static func alertFires(_ history: UsageHistory, at evaluationTime: Int64) -> Bool {
+    static func alertFires(_ history: UsageHistory, at evaluationTime: Int64) -> Bool {
         guard let predicted = predict(history, at: evaluationTime) else { return false }
         return predicted < 0
     }
