@@ -50,7 +50,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for stats in extremeFilesystems {
             let snapshot = Snapshot(path: "/x", mountPoint: "/x", fileSystemType: "ext4", stats: stats, state: .fresh, seq: 1,
                                     sampledAt: Timestamp(secondsSinceEpoch: 0), source: .daemon)
-            var alert = LowSpaceAlert()
+            var alert = LowSpaceNotificationState()
             for now: Int64 in [0, 1, Int64(Int32.max)] {
                 alert = configuration.notify.evaluate(snapshot, alert: alert, now: now).1
             }

@@ -19,7 +19,7 @@ enum RuntimeChecks {
                 problems.append(ConfigError(line: line, message: "path: '\(path)' needs HOME, which is not set"))
                 continue
             }
-            let snapshot = ChildProcessSampler.snapshot(expanded, timeoutMilliseconds: sampleTimeoutMilliseconds)
+            let snapshot = IsolatedSample.snapshot(expanded, timeoutMilliseconds: sampleTimeoutMilliseconds)
             if snapshot.state == .failed, let error = snapshot.error {
                 problems.append(ConfigError(line: line, message: "path: \(ControlCharacters.replaced(in: error)); the daemon will show it as failed until that changes"))
             }

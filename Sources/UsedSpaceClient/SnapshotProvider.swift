@@ -27,8 +27,8 @@ enum SnapshotProvider {
         }
     }
 
-    /// Sampled so that a filesystem that hangs cannot hang us (ChildProcessSampler).
+    /// Sampled so that a filesystem that hangs cannot hang us (IsolatedSample).
     static func direct(path: String, timeoutMilliseconds: Int32) -> Snapshot {
-        ChildProcessSampler.snapshot(path, timeoutMilliseconds: timeoutMilliseconds)
+        IsolatedSample.snapshot(path, timeoutMilliseconds: timeoutMilliseconds)
     }
 }

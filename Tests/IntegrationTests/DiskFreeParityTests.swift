@@ -101,7 +101,7 @@ import UsedSpaceSystem
         sync()
         try Self.expectParity(mount)
         try Self.expectBinaryParity(mount)
-        let stats = try FileSystemStatistics.of(mount, readOnly: false)
+        let stats = try Statvfs.of(mount, readOnly: false)
         #expect(stats.reservedBytes > 0)
         #expect(stats.freeBytes != stats.totalBytes - stats.usedBytes, "with a reserve, Free is not Total − Used")
     }
@@ -142,7 +142,7 @@ import UsedSpaceSystem
         try scratch.mountTmpfs(at: "point", options: "size=8m")
         let top = try scratch.mountTmpfs(at: "point", options: "size=2m")
         try Self.expectParity(top)
-        let stats = try FileSystemStatistics.of(top, readOnly: false)
+        let stats = try Statvfs.of(top, readOnly: false)
         #expect(stats.totalBytes == 2 << 20)
     }
 }

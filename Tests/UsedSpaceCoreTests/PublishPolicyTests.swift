@@ -190,11 +190,11 @@ import Testing
     @Test func lowNeedsBothAShareAndASize() {
         var policy = LowSpacePolicy() // 5 % and 1 GiB
         // 4 GB of 100 GB: 4 % but more than 1 GiB: not low (GNOME's rule).
-        #expect(policy.evaluate(Self.snapshot(freeGB: 4), alert: LowSpaceAlert(), now: 0).0 == .none)
+        #expect(policy.evaluate(Self.snapshot(freeGB: 4), alert: LowSpaceNotificationState(), now: 0).0 == .none)
         // 1 GB of 10 GB: 10 %, under 1 GiB but not under 5 %: not low.
-        #expect(policy.evaluate(Self.snapshot(freeGB: 1, totalGB: 10), alert: LowSpaceAlert(), now: 0).0 == .none)
+        #expect(policy.evaluate(Self.snapshot(freeGB: 1, totalGB: 10), alert: LowSpaceNotificationState(), now: 0).0 == .none)
         policy.freeShare = Fraction(numerator: 20, denominator: 100)
-        guard case .notify(let summary, let body) = policy.evaluate(Self.snapshot(freeGB: 1, totalGB: 10), alert: LowSpaceAlert(), now: 0).0 else {
+        guard case .notify(let summary, let body) = policy.evaluate(Self.snapshot(freeGB: 1, totalGB: 10), alert: LowSpaceNotificationState(), now: 0).0 else {
             Issue.record("expected a notification")
             return
         }
@@ -215,7 +215,7 @@ import Testing
                      stats: FilesystemStats(blockSize: 1, totalBlocks: 1 << 62, freeBlocks: available, availableBlocks: available),
                      state: .fresh, seq: 1, sampledAt: Timestamp(secondsSinceEpoch: 0), source: .daemon)
         }
-        let (first, alert) = policy.evaluate(huge(1 << 60), alert: LowSpaceAlert(), now: 0)
+        let (first, alert) = policy.evaluate(huge(1 << 60), alert: LowSpaceNotificationState(), now: 0)
         guard case .notify = first else { Issue.record("not low: \(first)"); return }
         guard case .notify = policy.evaluate(huge((1 << 60) - (1 << 20)), alert: alert, now: 1).0 else { Issue.record("a further drop"); return }
         #expect(policy.evaluate(huge(1 << 60), alert: alert, now: 1).0 == .none)
@@ -223,7 +223,7 @@ import Testing
     }
 
     @Test func notifiesAgainOnlyAfterAFurtherDropAndAPeriod() {
-        var alert = LowSpaceAlert()
+        var alert = LowSpaceNotificationState()
         var action: LowSpaceAction
         (action, alert) = Self.policy.evaluate(Self.snapshot(freeGB: 5), alert: alert, now: 1000)
         #expect(action != .none)
@@ -236,7 +236,7 @@ import Testing
     }
 
     @Test func ignoreSnoozesAndRecoveryClearsIt() {
-        var alert = LowSpaceAlert()
+        var alert = LowSpaceNotificationState()
         var action: LowSpaceAction
         (action, alert) = Self.policy.evaluate(Self.snapshot(freeGB: 5), alert: alert, now: 0)
         alert = Self.policy.snoozed(alert, now: 10)
@@ -248,7 +248,7 @@ import Testing
         #expect(alert.snoozedUntil > 0)
         (action, alert) = Self.policy.evaluate(Self.snapshot(freeGB: 30), alert: alert, now: 7000)
         #expect(action == .withdraw)
-        #expect(alert == LowSpaceAlert())
+        #expect(alert == LowSpaceNotificationState())
         (action, alert) = Self.policy.evaluate(Self.snapshot(freeGB: 3), alert: alert, now: 8000)
         #expect(action != .none, "low again after recovering")
         (action, _) = Self.policy.evaluate(Self.snapshot(freeGB: 1), alert: Self.policy.snoozed(alert, now: 8000), now: 8000 + 86_400)
@@ -256,19 +256,19 @@ import Testing
     }
 
     @Test func staleOrFailedSnapshotsDecideNothing() {
-        #expect(Self.policy.evaluate(Self.snapshot(freeGB: 1, state: .stale), alert: LowSpaceAlert(), now: 0).0 == .none)
+        #expect(Self.policy.evaluate(Self.snapshot(freeGB: 1, state: .stale), alert: LowSpaceNotificationState(), now: 0).0 == .none)
     }
 
     @Test func alertsRoundTripAndGarbageIsRefused() throws {
-        var alert = LowSpaceAlert()
+        var alert = LowSpaceNotificationState()
         alert.active = true
         alert.notifiedFreeShare = Fraction(numerator: 3, denominator: 100)
         alert.notifiedAt = 1_795_000_000
         alert.snoozedUntil = 1_795_086_400
-        let text = LowSpaceAlertCodec.encode(["/home/u": alert, "/a\"b": LowSpaceAlert()])
-        #expect(try LowSpaceAlertCodec.decode(text) == ["/home/u": alert, "/a\"b": LowSpaceAlert()])
+        let text = LowSpaceNotificationStateCodec.encode(["/home/u": alert, "/a\"b": LowSpaceNotificationState()])
+        #expect(try LowSpaceNotificationStateCodec.decode(text) == ["/home/u": alert, "/a\"b": LowSpaceNotificationState()])
         for bad in ["", "[]", "{\"version\":2,\"alerts\":{}}", "{\"version\":1}"] {
-            #expect(throws: LowSpaceAlertCodec.Failure.self) { try LowSpaceAlertCodec.decode(bad) }
+            #expect(throws: LowSpaceNotificationStateCodec.Failure.self) { try LowSpaceNotificationStateCodec.decode(bad) }
         }
     }
 

@@ -15,21 +15,21 @@ import Testing
         var policy = LowSpacePolicy()
         policy.freeBytes = 10_000_000_000
         // The same numbers, writable: a notification (the test can fail).
-        guard case .notify = policy.evaluate(Self.snapshot(freeGB: 1, readOnly: false), alert: LowSpaceAlert(), now: 0).0 else {
+        guard case .notify = policy.evaluate(Self.snapshot(freeGB: 1, readOnly: false), alert: LowSpaceNotificationState(), now: 0).0 else {
             Issue.record("a writable filesystem with 1 % free should be low")
             return
         }
-        #expect(policy.evaluate(Self.snapshot(freeGB: 1, readOnly: true), alert: LowSpaceAlert(), now: 0).0 == .none)
+        #expect(policy.evaluate(Self.snapshot(freeGB: 1, readOnly: true), alert: LowSpaceNotificationState(), now: 0).0 == .none)
     }
 
     @Test func aFilesystemRemountedReadOnlyTakesItsNotificationDown() {
         var policy = LowSpacePolicy()
         policy.freeBytes = 10_000_000_000
-        let (_, alert) = policy.evaluate(Self.snapshot(freeGB: 1, readOnly: false), alert: LowSpaceAlert(), now: 0)
+        let (_, alert) = policy.evaluate(Self.snapshot(freeGB: 1, readOnly: false), alert: LowSpaceNotificationState(), now: 0)
         #expect(alert.active)
         let (action, after) = policy.evaluate(Self.snapshot(freeGB: 1, readOnly: true), alert: alert, now: 10)
         #expect(action == .withdraw)
-        #expect(after == LowSpaceAlert())
+        #expect(after == LowSpaceNotificationState())
     }
 
     @Test func theStateFileKeepsTheMark() throws {

@@ -64,7 +64,7 @@ import Testing
         var policy = LowSpacePolicy()
         policy.freeShare = Fraction(numerator: 10, denominator: 100)
         policy.freeBytes = UInt64.max
-        let alerts = LowSpaceAlerts(policy: policy, alerts: [:], presenter: presenter, file: keeper, logger: Logger(label: "test"))
+        let alerts = LowSpaceNotifications(policy: policy, alerts: [:], presenter: presenter, file: keeper, logger: Logger(label: "test"))
         alerts.retire("/home/u")
         #expect(presenter.withdrawn.isEmpty && keeper.saved.isEmpty, "nothing was shown: nothing to take down")
         alerts.check(DaemonPartsTests.snapshot(available: 5), now: 1000)

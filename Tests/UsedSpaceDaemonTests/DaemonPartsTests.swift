@@ -132,7 +132,7 @@ import Testing
         var policy = LowSpacePolicy()
         policy.freeShare = Fraction(numerator: 10, denominator: 100)
         policy.freeBytes = UInt64.max
-        let alerts = LowSpaceAlerts(policy: policy, alerts: [:], presenter: presenter, file: keeper, logger: Logger(label: "test"))
+        let alerts = LowSpaceNotifications(policy: policy, alerts: [:], presenter: presenter, file: keeper, logger: Logger(label: "test"))
         alerts.check(Self.snapshot(available: 5), now: 1000)
         #expect(presenter.shown == ["Low disk space on /home"])
         alerts.check(Self.snapshot(available: 5), now: 1010)
@@ -143,6 +143,6 @@ import Testing
         alerts.check(Self.snapshot(available: 50), now: 6000)
         #expect(presenter.withdrawn == ["/home/u"])
         #expect(keeper.saved.count == 3)
-        #expect(alerts.alert(for: "/home/u") == LowSpaceAlert())
+        #expect(alerts.alert(for: "/home/u") == LowSpaceNotificationState())
     }
 }

@@ -21,10 +21,10 @@ import Testing
 
     static func sampler(_ path: String, group: SamplingGroup?, intervalMicroseconds: UInt64 = 100_000,
                         timeoutMicroseconds: UInt64 = 60_000_000,
-                        sampler: SamplingThread.Sampler = SamplingThread.Sampler()) throws -> SamplingThread {
+                        sampler: SamplingThread.PathCache = SamplingThread.PathCache()) throws -> SamplingThread {
         try SamplingThread(path: path, publisher: Publisher(policy: PublishPolicy(), source: .daemon),
                            intervalMicroseconds: intervalMicroseconds, timeoutMicroseconds: timeoutMicroseconds,
-                           group: group, sampler: sampler)
+                           group: group, cache: sampler)
     }
 
     /// A member of `group` for `directory`, started, once its first sample is in.
@@ -151,15 +151,15 @@ import Testing
     }
 
     /// A sampler whose calls (a full sample and the quick statvfs alike) wait at `gate`.
-    static func sampler(heldBy gate: Gate) -> SamplingThread.Sampler {
-        var sampler = SamplingThread.Sampler()
-        sampler.measure = { path, resolution, age in
+    static func sampler(heldBy gate: Gate) -> SamplingThread.PathCache {
+        var sampler = SamplingThread.PathCache()
+        sampler.measure = { path, resolution in
             gate.pass()
-            return PathSampler.sample(path, reusing: &resolution, sharedFor: age)
+            return PathSampler.sample(path, reusing: &resolution)
         }
         sampler.read = { path, readOnly throws(SystemError) in
             gate.pass()
-            return try FileSystemStatistics.reading(of: path, readOnly: readOnly)
+            return try Statvfs.reading(of: path, readOnly: readOnly)
         }
         return sampler
     }
@@ -199,7 +199,7 @@ import Testing
 
         // The other member sees its filesystem change, fresh, during the hang.
         let file = fastDirectory.path + "/fill"
-        let stats = try FileSystemStatistics.of(fastDirectory.path, readOnly: false)
+        let stats = try Statvfs.of(fastDirectory.path, readOnly: false)
         let size = max(1 << 20, Int(stats.usableBlocks * stats.blockSize / 2000))
         let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         try #require(descriptor >= 0, "open \(file): \(String(cString: strerror(errno)))")

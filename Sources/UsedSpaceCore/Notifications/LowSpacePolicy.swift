@@ -53,7 +53,7 @@ public struct LowSpacePolicy: Equatable, Sendable {
 
 /// What is remembered about one filesystem's low-space notification (persisted, so that a
 /// snooze outlives a restart).
-public struct LowSpaceAlert: Equatable, Sendable {
+public struct LowSpaceNotificationState: Equatable, Sendable {
     /// A low-space notification has been shown and the space has not recovered since.
     public var active = false
     /// The free share when the user was last told, and when.
@@ -76,17 +76,17 @@ public enum LowSpaceAction: Equatable, Sendable {
 
 extension LowSpacePolicy {
     /// Decides from a fresh snapshot; returns the action and the alert state to keep.
-    public func evaluate(_ snapshot: Snapshot, alert: LowSpaceAlert, now: Int64) -> (LowSpaceAction, LowSpaceAlert) {
+    public func evaluate(_ snapshot: Snapshot, alert: LowSpaceNotificationState, now: Int64) -> (LowSpaceAction, LowSpaceNotificationState) {
         guard enabled, snapshot.state == .fresh, let stats = snapshot.stats, let share = Self.freeShare(of: stats) else {
             return (.none, alert)
         }
         // Nobody can free space on a read-only filesystem, nor fill it: GNOME's
         // housekeeping plugin skips them, and one remounted read-only takes its
         // notification down.
-        if stats.readOnly { return alert.active ? (.withdraw, LowSpaceAlert()) : (.none, alert) }
+        if stats.readOnly { return alert.active ? (.withdraw, LowSpaceNotificationState()) : (.none, alert) }
         var next = alert
         if alert.active && hasRecovered(stats) {
-            next = LowSpaceAlert()
+            next = LowSpaceNotificationState()
             return (.withdraw, next)
         }
         guard isLow(stats) else { return (.none, alert) }
@@ -104,7 +104,7 @@ extension LowSpacePolicy {
     }
 
     /// "Ignore" from the notification: quiet until `now + snooze`.
-    public func snoozed(_ alert: LowSpaceAlert, now: Int64) -> LowSpaceAlert {
+    public func snoozed(_ alert: LowSpaceNotificationState, now: Int64) -> LowSpaceNotificationState {
         var next = alert
         next.snoozedUntil = now + snooze
         return next

@@ -132,7 +132,7 @@ final class Clients: ClientConnectionDelegate {
         case .reload:
             switch context.reloadForClient() {
             case .success(let summary): connection.send(ResponseFrame.ok([summary]))
-            case .failure(let refusal): connection.send(ResponseFrame.error(RequestError(code: "config", message: refusal.reason)))
+            case .failure(let refusal): connection.send(ResponseFrame.error(RequestError(code: "config", message: refusal.description)))
             }
         }
     }

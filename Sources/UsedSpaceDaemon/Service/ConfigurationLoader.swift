@@ -7,37 +7,22 @@ struct ConfigurationLoader {
     let paths: DaemonPaths
     let options: DaemonOptions
 
-    /// Why the file was refused, as a compiler says it: FILE:LINE: message.
-    struct Failure: Error, Equatable, CustomStringConvertible {
-        var file: String
-        /// 0 for the file as a whole (it cannot be read, it is too large).
-        var line: Int
-        /// The character the problem is at (a template), from 1.
-        var column: Int? = nil
-        var message: String
-
-        var description: String {
-            guard line > 0 else { return "\(file): \(message)" }
-            return "\(file):\(line):" + (column.map { "\($0):" } ?? "") + " \(message)"
-        }
-    }
-
     /// How long the file's filesystem has to answer (a home on a dead network mount): the
     /// sample timeout of the command line, or its default.
     var readTimeoutMicroseconds: UInt64 { options.sampleTimeoutMicroseconds ?? DaemonSettings().sampleTimeoutMicroseconds }
 
     /// For a reload: the file, waited for up to the sample timeout (the user asked for it).
-    func load() throws(Failure) -> Configuration {
+    func load() throws(ConfigurationRefusal) -> Configuration {
         guard !paths.configFile.isEmpty else { return defaults() }
         let read = IsolatedFileRead.start(paths.configFile, limit: ConfigFile.maximumSize)
         guard read.wait(microseconds: readTimeoutMicroseconds), let result = read.result else {
-            throw Failure(file: paths.configFile, line: 0, message: "cannot read it: \(FileReadError.timedOut(microseconds: readTimeoutMicroseconds))")
+            throw ConfigurationRefusal(file: paths.configFile, line: 0, message: "cannot read it: \(FileReadError.timedOut(microseconds: readTimeoutMicroseconds))")
         }
         return try configuration(from: result).get()
     }
 
     enum Beginning {
-        case loaded(Result<Configuration, Failure>)
+        case loaded(Result<Configuration, ConfigurationRefusal>)
         /// Its filesystem did not answer by ConfigFile.answerDeadlineMicroseconds (a dead
         /// network home): run with the defaults, and take the file when it answers.
         case pending(IsolatedFileRead)
@@ -59,21 +44,21 @@ struct ConfigurationLoader {
 
     /// The configuration of a read of the file: none (the normal case: defaults and
     /// options) unless it was named on the command line.
-    func configuration(from read: Result<[UInt8], FileReadError>) -> Result<Configuration, Failure> {
+    func configuration(from read: Result<[UInt8], FileReadError>) -> Result<Configuration, ConfigurationRefusal> {
         let text: String
         switch read {
         case .success(let bytes):
             text = String(decoding: bytes, as: UTF8.self)
         case .failure(let error):
             if error.isNotFound && !paths.configIsExplicit { return .success(defaults()) }
-            return .failure(Failure(file: paths.configFile, line: 0, message: "cannot read it: \(error)"))
+            return .failure(ConfigurationRefusal(file: paths.configFile, line: 0, message: "cannot read it: \(error)"))
         }
         do {
             var configuration = try Configuration.parse(text)
             configuration.daemon = options.applied(to: configuration.daemon)
             return .success(configuration)
         } catch {
-            return .failure(Failure(file: paths.configFile, line: error.line, column: error.column, message: error.message))
+            return .failure(ConfigurationRefusal(file: paths.configFile, line: error.line, column: error.column, message: error.message))
         }
     }
 
@@ -82,5 +67,20 @@ struct ConfigurationLoader {
         var configuration = Configuration()
         configuration.daemon = options.applied(to: configuration.daemon)
         return configuration
+    }
+}
+
+/// Why the configuration file is not what runs, as a compiler says it: FILE:LINE: message
+/// (line 0: the file as a whole, it cannot be read, or what it asks for cannot be set up).
+struct ConfigurationRefusal: Error, Equatable, CustomStringConvertible {
+    var file: String
+    var line: Int
+    /// The character the problem is at (a template), from 1.
+    var column: Int? = nil
+    var message: String
+
+    var description: String {
+        guard line > 0 else { return "\(file): \(message)" }
+        return "\(file):\(line):" + (column.map { "\($0):" } ?? "") + " \(message)"
     }
 }

@@ -10,7 +10,7 @@ import UsedSpaceSystem
 /// The parts live in files of their own: the clients and their subscriptions (Clients), the
 /// protocol's answers (RequestDispatcher), each watched path and its snapshot stream
 /// (WatchedPath), the time-to-full histories (TimeToFullTracker), the state file
-/// (StateSaver), low-space notifications (LowSpaceAlerts), the listening socket
+/// (StateSaver), low-space notifications (LowSpaceNotifications), the listening socket
 /// (SocketSetup), a reload's new state (ReloadPlan).
 final class Manager: ClientsContext, ConfiguredStateFactory {
     private let loop: EventLoop
@@ -28,7 +28,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
     private var historyFile: BackgroundFileWriter?
     private var tracker = TimeToFullTracker()
     private var heartbeat: TimerEventSource?
-    private var alerts: LowSpaceAlerts?
+    private var alerts: LowSpaceNotifications?
     private var spaceAlerts: SpaceAlertNotifications?
     private var desktop: DesktopNotifier?
     /// With `path = auto`: the mount table, followed.
@@ -100,9 +100,9 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
         let alertsPath = alertsToRead.path
         let alertsFile = try BackgroundFileWriter(path: alertsPath, what: alertsToRead.what, loop: loop, logger: logger)
         let desktop = DesktopNotifier(loop: loop, logger: logger)
-        let alerts = LowSpaceAlerts(
+        let alerts = LowSpaceNotifications(
             policy: state.configuration.notify,
-            alerts: LowSpaceAlerts.decode(text(2), file: alertsPath, logger: logger),
+            alerts: LowSpaceNotifications.decode(text(2), file: alertsPath, logger: logger),
             presenter: desktop, file: alertsFile, logger: logger)
         let spaceAlerts = SpaceAlertNotifications(policy: state.configuration.notify, presenter: desktop, logger: logger)
         desktop.onIgnore = { [unowned alerts, unowned spaceAlerts] key in
@@ -189,7 +189,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
         case 1:
             tracker.adopt(decodeHistory(text))
         default:
-            alerts?.adopt(LowSpaceAlerts.decode(text, file: paths.stateDirectory + "/alerts.json", logger: logger))
+            alerts?.adopt(LowSpaceNotifications.decode(text, file: paths.stateDirectory + "/alerts.json", logger: logger))
         }
     }
 
@@ -358,12 +358,12 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
     /// Reloads the configuration file: all of it, or nothing. Returns what it did, or why
     /// it kept the running configuration.
     private func reload() -> Result<String, ConfigurationRefusal> {
-        apply(Result { () throws(ConfigurationLoader.Failure) in try loader.load() }, arrivedLate: false)
+        apply(Result { () throws(ConfigurationRefusal) in try loader.load() }, arrivedLate: false)
     }
 
     /// Runs a configuration read from the file: all of it, or nothing. `arrivedLate`: the
     /// file that had not answered at start-up, now read.
-    private func apply(_ loaded: Result<Configuration, ConfigurationLoader.Failure>, arrivedLate: Bool) -> Result<String, ConfigurationRefusal> {
+    private func apply(_ loaded: Result<Configuration, ConfigurationRefusal>, arrivedLate: Bool) -> Result<String, ConfigurationRefusal> {
         notifier.reloading()
         defer { notifier.ready(status: statusText) }
         let plan: ReloadPlan
@@ -371,11 +371,11 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
             let configuration = try loaded.get()
             plan = try ReloadPlan.prepare(configuration, replacing: state, factory: self, automatic: try automaticPaths(for: configuration))
         } catch {
-            let refusal = ConfigurationRefusal(reason: "\(error)")
-            state.problem = refusal.reason + (state.isDefaults ? "; running with the default settings" : "; the configuration loaded before still runs")
+            let refusal = error as? ConfigurationRefusal ?? ConfigurationRefusal(file: paths.configFile, line: 0, message: "\(error)")
+            state.problem = refusal.description + (state.isDefaults ? "; running with the default settings" : "; the configuration loaded before still runs")
             for watch in watches { watch.invalidateRenderings() }
-            logger.error("configuration refused, the previous one still runs: \(refusal.reason)",
-                         metadata: ["config": "\(paths.configFile)", "reason": "\(refusal.reason)"])
+            logger.error("configuration refused, the previous one still runs: \(refusal.description)",
+                         metadata: ["config": "\(paths.configFile)", "reason": "\(refusal.description)"])
             return .failure(refusal)
         }
         commit(plan)
@@ -503,11 +503,6 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
     var configurationProblem: String? { state.problem }
     var idleTimeoutMicroseconds: UInt64 { settings.idleTimeoutMicroseconds }
     func reloadForClient() -> Result<String, ConfigurationRefusal> { reload() }
-}
-
-/// Why a reload kept the running configuration: FILE:LINE: message, or the step that failed.
-struct ConfigurationRefusal: Error {
-    var reason: String
 }
 
 struct DaemonFailure: Error, CustomStringConvertible {

@@ -7,7 +7,7 @@ import UsedSpaceCore
 /// statvfs cannot tell a read-only filesystem from a read-only view of a writable one
 /// (`ST_RDONLY` is set for both): the caller says which from the mount table
 /// (MountEntry.readOnly), and the view's flag comes along as `viewReadOnly`.
-public enum FileSystemStatistics {
+public enum Statvfs {
     public static func of(_ path: String, readOnly: Bool) throws(SystemError) -> FilesystemStats {
         try reading(of: path, readOnly: readOnly).statistics
     }

@@ -18,7 +18,7 @@ public struct BtrfsSysfs: BtrfsSysfsSource {
     /// nil when none matches, or sysfs cannot be read. The statvfs touches the path's own
     /// filesystem: call this where sampling it is allowed to block.
     public static func find(for path: String, root: String = BtrfsSysfs.root) -> BtrfsSysfs? {
-        guard let fsid = try? FileSystemStatistics.identifier(of: path),
+        guard let fsid = try? Statvfs.identifier(of: path),
               let name = BtrfsFileSystemID.directory(for: fsid, among: DirectoryListing.names(in: root))
         else { return nil }
         return BtrfsSysfs(directory: root + "/" + name)

@@ -203,7 +203,7 @@ public final class SamplingGroup: @unchecked Sendable {
                 }
                 guard let (member, interval) = next else { break }
                 SamplingThread.sample(member, interval: interval, sharing: &readings)
-                let local = member.sampler.isKnownLocal
+                let local = member.cache.isKnownLocal
                 let stillOurs = shared.withLock { state -> Bool in
                     guard state.generation == generation else { return false }
                     state.inCallSince = nil

@@ -15,7 +15,7 @@ final class FilesystemProbe: @unchecked Sendable {
         var deviceMajor: UInt32
         var deviceMinor: UInt32
         var inode: UInt64
-        var reading: FileSystemStatistics.Reading
+        var reading: Statvfs.Reading
     }
 
     private let path: String
@@ -31,7 +31,7 @@ final class FilesystemProbe: @unchecked Sendable {
 
     /// Asks the child (started, or started again, as needed) and waits for its answer; the
     /// caller's thread waits on a pipe, never in the filesystem. `readOnly`: the
-    /// filesystem's own state (FileSystemStatistics).
+    /// filesystem's own state (Statvfs).
     func sample(readOnly: Bool) throws(SystemError) -> Answer {
         if child < 0 { try start() }
         var answer = clinux_probe_answer()
@@ -67,7 +67,7 @@ final class FilesystemProbe: @unchecked Sendable {
             totalInodes: answer.files, freeInodes: answer.free_files, readOnly: readOnly)
         let device = FileStatus.deviceNumbers(answer.device)
         return Answer(canonicalPath: canonical, deviceMajor: device.major, deviceMinor: device.minor, inode: answer.inode,
-                      reading: FileSystemStatistics.Reading(statistics: statistics, identifier: answer.fsid,
+                      reading: Statvfs.Reading(statistics: statistics, identifier: answer.fsid,
                                                             viewReadOnly: answer.flags & UInt64(ST_RDONLY) != 0))
     }
 

@@ -11,7 +11,7 @@ import UsedSpaceCore
 /// than sampling (docs/PERFORMANCE.md).
 ///
 /// Only for single-threaded processes: the child runs Swift code after fork(2).
-public enum ChildProcessSampler {
+public enum IsolatedSample {
     public static func snapshot(_ path: String, timeoutMilliseconds: Int32) -> Snapshot {
         let mounts = try? MountTable.read()
         func sampleHere() -> Snapshot {

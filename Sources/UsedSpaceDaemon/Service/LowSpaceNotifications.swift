@@ -17,14 +17,14 @@ protocol FileKeeper: AnyObject {
 /// Low-space notifications: for each published snapshot, whether to tell the user (the
 /// policy, LowSpacePolicy), and what was told and snoozed, kept in the alerts file so that
 /// an "Ignore" outlives a restart.
-final class LowSpaceAlerts {
+final class LowSpaceNotifications {
     var policy: LowSpacePolicy
-    private var alerts: [String: LowSpaceAlert]
+    private var alerts: [String: LowSpaceNotificationState]
     private let presenter: NotificationPresenter
     private let file: FileKeeper
     private let logger: Logger
 
-    init(policy: LowSpacePolicy, alerts: [String: LowSpaceAlert], presenter: NotificationPresenter, file: FileKeeper, logger: Logger) {
+    init(policy: LowSpacePolicy, alerts: [String: LowSpaceNotificationState], presenter: NotificationPresenter, file: FileKeeper, logger: Logger) {
         self.policy = policy
         self.alerts = alerts
         self.presenter = presenter
@@ -33,10 +33,10 @@ final class LowSpaceAlerts {
     }
 
     /// Reads the alerts file's text; a broken file is reported and replaced at the next save.
-    static func decode(_ text: String?, file: String, logger: Logger) -> [String: LowSpaceAlert] {
+    static func decode(_ text: String?, file: String, logger: Logger) -> [String: LowSpaceNotificationState] {
         guard let text else { return [:] }
         do {
-            return try LowSpaceAlertCodec.decode(text)
+            return try LowSpaceNotificationStateCodec.decode(text)
         } catch {
             logger.warning("ignoring the alerts file \(file), it will be replaced: \(error)", metadata: ["file": "\(file)", "reason": "\(error)"])
             return [:]
@@ -45,7 +45,7 @@ final class LowSpaceAlerts {
 
     /// `override`: the policy of the snapshot's [filesystem] section, over [notify].
     func check(_ snapshot: Snapshot, policy override: LowSpacePolicy? = nil, now: Int64) {
-        let before = alerts[snapshot.path] ?? LowSpaceAlert()
+        let before = alerts[snapshot.path] ?? LowSpaceNotificationState()
         let (action, after) = (override ?? policy).evaluate(snapshot, alert: before, now: now)
         let place = ControlCharacters.replaced(in: snapshot.mountPoint ?? snapshot.path)
         switch action {
@@ -66,12 +66,12 @@ final class LowSpaceAlerts {
 
     /// "Ignore" was chosen on the notification of `path`.
     func ignore(_ path: String, now: Int64) {
-        alerts[path] = policy.snoozed(alerts[path] ?? LowSpaceAlert(), now: now)
+        alerts[path] = policy.snoozed(alerts[path] ?? LowSpaceNotificationState(), now: now)
         logger.info("low-space notification ignored; snoozing", metadata: ["path": "\(path)"])
         save()
     }
 
-    func alert(for path: String) -> LowSpaceAlert? { alerts[path] }
+    func alert(for path: String) -> LowSpaceNotificationState? { alerts[path] }
 
     /// The daemon stopped watching `path` (unmounted): a notification about its space would
     /// speak of a filesystem that is gone, so it is taken down. A snooze is kept, for a disk
@@ -87,7 +87,7 @@ final class LowSpaceAlerts {
 
     /// The alerts file read late (it answered after start-up): its entries (a snooze) for
     /// the paths this run has not decided on yet.
-    func adopt(_ stored: [String: LowSpaceAlert]) {
+    func adopt(_ stored: [String: LowSpaceNotificationState]) {
         let missing = stored.filter { alerts[$0.key] == nil }
         guard !missing.isEmpty else { return }
         alerts.merge(missing) { current, _ in current }
@@ -95,6 +95,6 @@ final class LowSpaceAlerts {
     }
 
     private func save() {
-        file.write(LowSpaceAlertCodec.encode(alerts))
+        file.write(LowSpaceNotificationStateCodec.encode(alerts))
     }
 }

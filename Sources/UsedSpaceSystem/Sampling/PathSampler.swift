@@ -2,7 +2,7 @@ import Glibc
 import UsedSpaceCore
 
 /// Samples a path in the calling thread: resolve it, find its mount, `statvfs` it. What a
-/// SamplingThread runs at every interval, and a ChildProcessSampler's child once. Any of
+/// SamplingThread runs at every interval, and a IsolatedSample's child once. Any of
 /// these calls can block for as long as the path's filesystem does.
 public enum PathSampler {
     /// A path resolved to its canonical form and its mount, and the identity (device and
@@ -37,19 +37,15 @@ public enum PathSampler {
     }
 
     /// Samples `path`, reusing `cached` when the path still leads to the same place; updates
-    /// `cached`. What a sampling thread calls every interval: a stat and a statvfs, the
-    /// statvfs shared with other threads' paths on the same filesystem within `sharedFor`
-    /// nanoseconds.
-    public static func sample(_ path: String, reusing cached: inout Resolution?, sharedFor maximumAge: UInt64 = 0) -> Sample {
+    /// `cached`. What a sampling thread calls for a full sample: a stat and a statvfs.
+    public static func sample(_ path: String, reusing cached: inout Resolution?) -> Sample {
         func measured(_ resolution: Resolution) -> Sample {
-            measure(resolution, at: WallClock.now()) { path throws(SystemError) in
-                try SharedStatistics.shared.statistics(of: path, device: resolution.device, readOnly: resolution.mount.readOnly, maximumAge: maximumAge)
-            }
+            measure(resolution, at: WallClock.now())
         }
         if let resolution = cached {
             guard let status = try? FileStatus.of(path), resolution.holds(for: status) else {
                 cached = nil
-                return sample(path, reusing: &cached, sharedFor: maximumAge)
+                return sample(path, reusing: &cached)
             }
             let sample = measured(resolution)
             if case .failed = sample { cached = nil }
@@ -147,7 +143,7 @@ public enum PathSampler {
             if let statistics {
                 stats = try statistics(canonicalPath)
             } else {
-                stats = try FileSystemStatistics.of(canonicalPath, readOnly: mount.readOnly)
+                stats = try Statvfs.of(canonicalPath, readOnly: mount.readOnly)
             }
         } catch {
             return .failed(

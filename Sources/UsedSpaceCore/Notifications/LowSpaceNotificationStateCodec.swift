@@ -1,7 +1,7 @@
 /// The alerts file: per watched path, the low-space notification state (for snoozes that
 /// outlive restarts). One JSON object: {"version":1,"alerts":{"/home/u":{…}}}.
-public enum LowSpaceAlertCodec {
-    public static func encode(_ alerts: [String: LowSpaceAlert]) -> String {
+public enum LowSpaceNotificationStateCodec {
+    public static func encode(_ alerts: [String: LowSpaceNotificationState]) -> String {
         var members: [String] = []
         for (path, alert) in alerts.sorted(by: { $0.key < $1.key }) {
             var json = JSONObjectWriter()
@@ -19,15 +19,15 @@ public enum LowSpaceAlertCodec {
         public var description: String
     }
 
-    public static func decode(_ text: String) throws(Failure) -> [String: LowSpaceAlert] {
+    public static func decode(_ text: String) throws(Failure) -> [String: LowSpaceNotificationState] {
         let value: JSONValue
         do { value = try JSONParser.parse(text) } catch { throw Failure(description: error.description) }
         guard value["version"]?.intValue == 1, case .object(let members)? = value["alerts"] else {
             throw Failure(description: "not a usedspace alerts file (version 1)")
         }
-        var alerts: [String: LowSpaceAlert] = [:]
+        var alerts: [String: LowSpaceNotificationState] = [:]
         for (path, entry) in members.prefix(1024) {
-            var alert = LowSpaceAlert()
+            var alert = LowSpaceNotificationState()
             alert.active = entry["active"]?.boolValue ?? false
             if let numerator = entry["notified_free_numerator"]?.uint64Value,
                let denominator = entry["notified_free_denominator"]?.uint64Value, denominator > 0 {

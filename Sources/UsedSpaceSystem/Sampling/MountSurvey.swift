@@ -46,7 +46,7 @@ public enum MountSurvey {
 
     static func measureHere(_ entry: MountEntry) -> Outcome {
         do {
-            return .measured(try FileSystemStatistics.of(entry.mountPoint, readOnly: entry.readOnly))
+            return .measured(try Statvfs.of(entry.mountPoint, readOnly: entry.readOnly))
         } catch {
             return .failed(error.message)
         }
