@@ -1,63 +1,10 @@
 /// Estimates when a filesystem will be full from its `UsageHistory`, as a range, and says
-/// nothing unless the free space has been going down steadily. docs/time-to-full.md has the
-/// reasoning and the comparison with Prometheus's `predict_linear`.
-///
-/// ## The rule
-///
-/// Each window (by default the last 2 h, 6 h, 24 h and 7 days) is judged on its own:
-///
-/// 1. **Resampling.** The history is read as a step function (each point holds until the
-///    next; the daemon records every change of 0.01 % or more, so this is exact to that) and
-///    sampled on a regular grid ending at `now`: every 2 minutes over 2 h, 5 minutes over
-///    6 h, 15 minutes over 24 h, an hour over 7 days (61, 73, 97 and 169 grid points). The
-///    grid gives every stretch of time the same weight whatever the number of points
-///    recorded in it — a burst of writes records hundreds of points in a few minutes — and
-///    bounds the cost: at most 169·168/2 = 14 196 pairs for the longest window.
-/// 2. **Enough data.** The history must cover at least a third of the window (grid points
-///    before the first point are left out) with at least 6 points (counting the one that
-///    carries its value into the window).
-/// 3. **Trend.** The Theil–Sen slope β (the median of the slopes between every pair of grid
-///    points) must be negative: free space going down.
-/// 4. **Significance.** Kendall's τ-b between time and free space must be ≤ −0.6: for a
-///    series without ties, at least 80 % of the pairs of grid points have the later one lower.
-///    Noise around a plateau scores near 0.
-/// 5. **Sustained.** Split the covered grid into three consecutive thirds; the Theil–Sen slope
-///    of each third must be negative and at least a third of β (β_k ≤ β/3). A trend that
-///    keeps going satisfies this in every third; a single step does not (a one-off burst, or
-///    the write half of a cron job's temporary file: the step falls in one third, the other
-///    two are flat), nor does growth that has stopped (the last third is flat). The shortest
-///    window is 2 h rather than 1 h for this step: a temporary file written and deleted
-///    within the hour, even written slowly over the whole hour, cannot reach into all three
-///    40-minute thirds, where it could into three 20-minute ones.
-/// 6. **Large enough.** The decline the trend implies over the covered span, −β·span, must
-///    be at least 0.05 % of the filesystem (5 publish thresholds), so that a couple of
-///    rounding steps are not a trend.
-/// 7. **Not absurd.** The time to zero at that rate, available/−β, must be under a year and
-///    under 50 times the window (two hours of trend say nothing about the next month).
-/// 8. **More than the filesystem's routine.** Over a baseline of the last max(1 day, 4
-///    windows), take the change of available space over one window length, every quarter
-///    window (Δ_j = avail(t_j) − avail(t_j − W)); the decline −β·span must be at least four
-///    times the 90th percentile of those changes. Space that routinely comes back by that
-///    much within a window's length (temporary files, caches, builds) makes a decline of
-///    that size noise, however straight it looked for two hours; a filesystem that only
-///    ever fills has a negative 90th percentile and passes at once. The baseline needs at
-///    least 8 changes (2.75 windows of history): the 2 h and 6 h windows do not count
-///    before that; the 24 h window is judged without this step until it has 2.75 days of
-///    history, the 7-day window always (19 days would exceed the retention).
-///
-/// A window that passes gives a range of rates: the steepest and the shallowest of β and the
-/// three third slopes β_k — how fast the space went in the window's fastest and slowest
-/// stretches. The range of times is what is available now divided by those rates (lower
-/// bound rounded down, upper rounded up, to the second).
-///
-/// The result combines every window that passed: from the smallest of their lower bounds to
-/// the largest of their upper bounds. No window passed: nil. Several windows because growth
-/// comes at different time scales: a runaway log shows within two hours, a nightly backup's
-/// staircase only over a day, a slow fill over the week; and a short window reacts to a
-/// change of pace that a long one averages away.
-///
-/// When the latest point has nothing available, the filesystem is full now: the estimate is
-/// 0–0 whatever the trend.
+/// nothing unless the free space has been going down steadily. Each window (2 h, 6 h, 24 h,
+/// 7 days) is resampled on a grid and judged on its own: enough data, a negative Theil–Sen
+/// slope, Kendall's τ-b ≤ −0.6, the slope sustained in each third, a decline large enough
+/// and more than the filesystem's routine ups and downs, a time to full that is not absurd.
+/// The range runs from the fastest to the slowest rate of the windows that pass; none: nil.
+/// Full now: 0–0. docs/time-to-full.md has the rule step by step, and why.
 ///
 /// Cost: about 0.2 ms for a full history (2 048 points) in a release build, independent of
 /// the number of points beyond the binary searches, so it can run at every publish.

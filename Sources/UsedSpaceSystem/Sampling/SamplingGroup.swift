@@ -1,35 +1,15 @@
 import UsedSpaceCore
 
-/// One thread that samples several paths, each in its turn, in one wakeup: for the paths on
-/// filesystems whose statvfs answers from the kernel's memory (block devices, tmpfs:
-/// RealFilesystems.isKnownLocal). A daemon watching a dozen filesystems (`path = auto`)
-/// then wakes once per interval, not a dozen times: a thread per path cost it three times
-/// i3status's CPU at idle, a quarter of it in task switches (docs/PERFORMANCE.md).
+/// One thread that samples several paths, each in its turn, in one wakeup: the paths on
+/// filesystems known to answer from memory or a local disk (RealFilesystems.isKnownLocal).
+/// A dozen filesystems (`path = auto`) then cost one wakeup per interval, not a dozen.
 ///
-/// Each path keeps its SamplingThread, whose owner's side is unchanged (its wake counter,
-/// its publisher, its timeout): the SamplingThread takes its first sample on a thread of
-/// its own, and joins the group when that sample shows its filesystem to be known local.
-/// The group's thread sleeps until the earliest member is due, then samples every member
-/// that is due with the same body a SamplingThread runs (SamplingThread.sample). Members'
-/// schedules fall on a common grid (multiples of the interval from
-/// SamplingThread.gridPhase), so members with the same interval are due together. A member whose path later resolves to a filesystem that may
-/// hang (a symlink changed, another filesystem mounted there) goes back to a thread of its
-/// own after that sample.
-///
-/// Nothing that can reach a network or FUSE filesystem runs here, by that rule, as long as
-/// the paths lead where they did. They may not: a FUSE or NFS filesystem mounted over a
-/// member's path (or a symlink re-pointed) makes the next sample of it hang, and a local
-/// disk may fail. The group then gives up its thread to that member: when a member is
-/// overdue by the sample timeout while the group's thread is in one call for as long
-/// (`rescue`), the members left in the pass go back to the group and a new thread samples
-/// them at once, unmarked; the old thread finishes its call, publishes for its member, and
-/// goes on as that member's own thread (or rejoins, if the path proves local after all).
-/// The member that hangs is shown stale, as on a thread of its own; the others are only
-/// late once, by the timeout. The group's `alarm` is armed for each pass and goes off only
-/// when one overruns the timeout: then the owner calls every member's `checkTimeout`.
-///
-/// The thread starts with the first member and ends when the last one has stopped (a
-/// SamplingThread stops when its owner lets go of it); the next member starts it again.
+/// Each path keeps its SamplingThread (its owner's side is unchanged); its samples are
+/// taken here with the same body (SamplingThread.sample), on the common grid, so paths
+/// with one interval are due together. Should a member's call hang after all (a FUSE mount
+/// over its path, a failing disk), the group gives its thread to that member and the others
+/// get a new one (`rescue`); its `alarm` goes off only when a pass overruns the timeout.
+/// The thread runs while the group has members.
 public final class SamplingGroup: @unchecked Sendable {
     typealias Member = SamplingThread.SampledPath
 
