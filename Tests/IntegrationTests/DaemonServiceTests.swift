@@ -27,7 +27,7 @@ struct DaemonServiceTests {
         #expect(start.status == 0, "\(start.stderr)")
         // Type=notify: `start` returns only after READY=1, and by then STATUS= is set.
         let status = try manager.property("usedspace.service", "StatusText")
-        #expect(status.wholeMatch(of: /\d+\.\d% used of \/.*/) != nil, "\(status)")
+        #expect(status.wholeMatch(of: /\d+% used of \/.*/) != nil, "\(status)")
         #expect(try manager.property("usedspace.service", "WatchdogUSec") == "30s")
         let pid = try manager.property("usedspace.service", "MainPID")
         #expect(Int(pid) ?? 0 > 0)
@@ -53,9 +53,9 @@ struct DaemonServiceTests {
 
         try Data(count: 4096).write(to: URL(fileURLWithPath: mount + "/page"))
         #expect(throws: HarnessFailure.self) { try client.readFrame(timeout: 2) }
-        // 2 MiB of 100 MiB: the status line says the new share.
-        let percent = try #require(update.json?["used_rate"] as? Double)
-        #expect(try manager.property("usedspace.service", "StatusText").hasPrefix(String(format: "%.1f%% used of ", percent * 100)))
+        // 2 MiB of 100 MiB: the status line says the new share, df's Use%.
+        let percent = try #require(update.json?["used_percent"] as? Int)
+        #expect(try manager.property("usedspace.service", "StatusText").hasPrefix("\(percent)% used of "))
     }
 
     /// The snapshot of the last run is served at once, marked stale, even while the

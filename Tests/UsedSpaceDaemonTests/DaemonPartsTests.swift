@@ -23,15 +23,15 @@ import Testing
     }
 
     @Test func theStatusLineLeadsWithAConfigurationProblem() {
-        #expect(StatusText.describe([Self.snapshot()]) == "55.6% used of /home")
+        #expect(StatusText.describe([Self.snapshot()]) == "56% used of /home")
         #expect(StatusText.describe([Self.snapshot(), nil], configurationProblem: "c:2: bad; running with the default settings")
-                == "configuration refused: c:2: bad; running with the default settings | 55.6% used of /home; sampling…")
+                == "configuration refused: c:2: bad; running with the default settings | 56% used of /home; sampling…")
     }
 
     @Test func twoWatchedPathsOnOneMountPointAreNamedByTheirPaths() {
         let text = StatusText.describe([Self.snapshot("/home/u"), Self.snapshot("/home/u/src", seq: 3), Self.snapshot("/data")])
-        #expect(text == "55.6% used of /home/u; 55.6% used of /home/u/src; 55.6% used of /data")
-        #expect(StatusText.describe([Self.snapshot("/home/u")]) == "55.6% used of /home", "alone: its mount point")
+        #expect(text == "56% used of /home/u; 56% used of /home/u/src; 56% used of /data")
+        #expect(StatusText.describe([Self.snapshot("/home/u")]) == "56% used of /home", "alone: its mount point")
     }
 
     /// The status line changes only when what it says changes: a publish that moves the
@@ -41,7 +41,7 @@ import Testing
         #expect(StatusText.describe([Self.snapshot(seq: 1)]) == StatusText.describe([next]))
         var stale = next
         stale.state = .stale
-        #expect(StatusText.describe([stale]) == "55.6% used of /home (stale)")
+        #expect(StatusText.describe([stale]) == "56% used of /home (stale)")
     }
 
     /// A line in the journal for a publish that changes df's Use% or the state, not for every one.

@@ -16,6 +16,11 @@ public struct TimeToFull: Equatable, Sendable, CustomStringConvertible {
         self.windowSeconds = windowSeconds
     }
 
+    /// The same estimate `seconds` later: both bounds nearer by that much (never below 0).
+    public func advanced(bySeconds seconds: Int64) -> TimeToFull {
+        TimeToFull(lowerSeconds: lowerSeconds - seconds, upperSeconds: upperSeconds - seconds, windowSeconds: windowSeconds)
+    }
+
     /// "full in 3–5 days": see `describe(lowerSeconds:upperSeconds:)`.
     public var description: String { Self.describe(lowerSeconds: lowerSeconds, upperSeconds: upperSeconds) }
 

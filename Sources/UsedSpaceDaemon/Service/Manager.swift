@@ -285,6 +285,10 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
     }
 
     private func logPublish(_ snapshot: Snapshot, after previous: Snapshot?) {
+        // A disk in use publishes every sample: the journal gets a line when df's Use% or
+        // the state changes (or --verbose), not one a second, and the line is built only then.
+        let level: Logger.Level = snapshot.state != .fresh ? .warning : PublishSummary.isWorthALine(snapshot, after: previous) ? .info : .debug
+        guard logger.logLevel <= level else { return }
         var metadata: Logger.Metadata = [
             "path": "\(snapshot.path)", "mountpoint": "\(snapshot.mountPoint ?? "")",
             "seq": "\(snapshot.seq)", "state": "\(snapshot.state.rawValue)",
@@ -304,11 +308,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
         }
         let summary = PublishSummary.describe(snapshot)
         switch snapshot.state {
-        case .fresh:
-            // A disk in use publishes every sample: the journal gets a line when df's Use%
-            // or the state changes (or --verbose), not one a second.
-            let level: Logger.Level = PublishSummary.isWorthALine(snapshot, after: previous) ? .info : .debug
-            logger.log(level: level, "published \(summary)", metadata: metadata)
+        case .fresh: logger.log(level: level, "published \(summary)", metadata: metadata)
         case .stale: logger.warning("the filesystem does not answer; serving the last snapshot as stale: \(summary)", metadata: metadata)
         case .failed: logger.warning("sampling failed: \(summary)", metadata: metadata)
         }

@@ -1,8 +1,9 @@
 import UsedSpaceCore
 
-/// The one-line STATUS= shown by `systemctl --user status usedspace`, e.g.
-/// "35.2% used of /home", led by the configuration problem when there is one. It changes
-/// only when what it says changes (no seq): each change is a message to the manager.
+/// The one-line STATUS= shown by `systemctl --user status usedspace`, e.g. "36% used of
+/// /home" (df's Use%), led by the configuration problem when there is one. It changes only
+/// when what it says changes (no seq, no decimals: a disk in use publishes every second,
+/// and each change is a message that wakes the service manager).
 enum StatusText {
     /// Each filesystem by its mount point, or by its path where two watched paths share one.
     static func describe(_ snapshots: [Snapshot?], configurationProblem: String? = nil) -> String {
@@ -16,7 +17,7 @@ enum StatusText {
             case .failed:
                 return "failed: \(ControlCharacters.replaced(in: snapshot.error ?? "unknown error"))"
             case .fresh, .stale:
-                let percent = snapshot.usedFraction.map { PercentText.oneDecimal($0, padded: false) + "%" } ?? "?"
+                let percent = snapshot.stats?.usedPercent.map { "\($0)%" } ?? "?"
                 let stale = snapshot.state == .stale ? " (stale)" : ""
                 return "\(percent) used of \(place)\(stale)" + SpaceDetailsText.marks(snapshot)
             }

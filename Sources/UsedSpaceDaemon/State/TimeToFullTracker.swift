@@ -51,19 +51,32 @@ struct TimeToFullTracker {
         fileSystems[snapshot.path] = Self.fileSystemIdentity(snapshot)
     }
 
+    /// The last estimate of each path and when it was made: a trend of hours does not move
+    /// within a minute, and a disk in use publishes every second (estimating costs more than
+    /// the rest of a publish). Fast fills are the fast-fill detector's, at every sample.
+    private var lastEstimates: [String: (at: Int64, estimate: TimeToFull?)] = [:]
+    static let estimateIntervalSeconds: Int64 = 60
+
     /// Adds a point for a fresh snapshot (at `time`, or when it was sampled) and returns the
-    /// estimate; nil without a significant trend, or for a snapshot that is not fresh.
+    /// estimate; nil without a significant trend, or for a snapshot that is not fresh. Within
+    /// a minute of the last estimate, that one, counted down by the time since.
     mutating func record(_ snapshot: Snapshot, at time: Timestamp? = nil) -> TimeToFull? {
         guard snapshot.state == .fresh, let stats = snapshot.stats else { return nil }
         let identity = Self.fileSystemIdentity(snapshot)
         var history = histories[snapshot.path] ?? UsageHistory()
-        if let known = fileSystems[snapshot.path], known != identity { history = UsageHistory() }
+        let swapped = fileSystems[snapshot.path].map { $0 != identity } ?? false
+        if swapped { history = UsageHistory() }
         fileSystems[snapshot.path] = identity
         let now = (time ?? snapshot.sampledAt).secondsSinceEpoch
         history.append(secondsSinceEpoch: now, availableBytes: stats.freeBytes)
         histories[snapshot.path] = history
+        if !swapped, let last = lastEstimates[snapshot.path], now >= last.at, now - last.at < Self.estimateIntervalSeconds {
+            return last.estimate.map { $0.advanced(bySeconds: now - last.at) }
+        }
         let (total, overflow) = stats.usedBytes.addingReportingOverflow(stats.freeBytes)
-        return estimator.estimate(history, now: now, totalBytes: overflow ? .max : total)
+        let estimate = estimator.estimate(history, now: now, totalBytes: overflow ? .max : total)
+        lastEstimates[snapshot.path] = (now, estimate)
+        return estimate
     }
 
     /// Which filesystem a snapshot is of, as far as a history cares.

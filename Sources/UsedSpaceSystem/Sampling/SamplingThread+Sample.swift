@@ -69,9 +69,16 @@ extension SamplingThread {
         }
         var cache = sampled.cache
         defer { sampled.cache = cache }
-        if cache.resolution == nil { cache.quick.resolvedAt = now }
-        var sample = cache.fullSample(path)
-        cache.resolutionChanged(path: path)
+        var sample: Sample
+        if let reading, let resolution = cache.resolution {
+            // News, from a reading that showed the path where it was: its figures are the
+            // sample's (a disk in use: every sample), without a stat and statvfs more.
+            sample = PathSampler.measure(resolution, at: WallClock.now()) { _ throws(SystemError) in reading.statistics }
+        } else {
+            if cache.resolution == nil { cache.quick.resolvedAt = now }
+            sample = cache.fullSample(path)
+            cache.resolutionChanged(path: path)
+        }
         sample = cache.btrfs.annotate(sample, device: cache.resolution?.device)
         cache.quick.identifier = nil
         // Through a probe, the figures of the next sample come with the next full one: no
