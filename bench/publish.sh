@@ -8,7 +8,9 @@
 # First the churn of bench/lib/churn.py (CHURN_ROUNDS rounds of clients of every kind
 # coming and going), then two windows of DURATION seconds each (default 600):
 #   idle: nothing changes on the tmpfs;
-#   busy: a writer appends 1 MiB every second (0.1 % of the tmpfs: every sample publishes).
+#   busy: a writer appends 256 KiB every second (0.024 % of the tmpfs: every sample
+#   publishes, as on a home where a download or a build writes; the bar's one decimal
+#   changes every few seconds).
 # Reported per process, summed over its threads: CPU time (/proc/PID/task/*/schedstat) and
 # wakeups (voluntary + involuntary context switches) per minute; for the busy window, per
 # publish too. Then 60 s more of the busy disk under `strace -f -c` of the daemon: its
@@ -95,7 +97,7 @@ echo "# idle window: $duration s (load $(cut -d' ' -f1-3 /proc/loadavg))"
 idle=$(window idle)
 python3 - "$work/fs/writer" <<'EOP' &
 import os, sys, time
-path, chunk = sys.argv[1], b"\0" * (1 << 20)
+path, chunk = sys.argv[1], b"\0" * (256 << 10)
 while True:
     with open(path, "ab") as f:
         f.write(chunk)
@@ -105,7 +107,7 @@ while True:
 EOP
 pids+=($!)
 sleep 2
-echo "# busy window: $duration s, 1 MiB a second (load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "# busy window: $duration s, 256 KiB a second (load $(cut -d' ' -f1-3 /proc/loadavg))"
 busy=$(window busy)
 echo "# 60 s more of the busy disk under strace -f -c"
 seq0=$(seq_now)

@@ -275,7 +275,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
     /// file, the textfile, the low-space check, systemd's status line, the subscribers.
     private func announce(_ snapshot: Snapshot, of watch: WatchedPath, after previous: Snapshot?) {
         logPublish(snapshot, after: previous)
-        saveState()
+        stateSaver?.changed(seq: snapshot.seq)
         writeTextfile()
         alerts?.check(snapshot, policy: state.configuration.notifyPolicy(watchedPath: watch.path, snapshot: snapshot, home: ProcessEnvironment.homeDirectory),
                       now: WallClock.now().secondsSinceEpoch)
@@ -322,10 +322,6 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
         isReady = true
         notifier.ready(status: statusText)
         logger.notice("ready: \(statusText)", metadata: ["status": "\(statusText)"])
-    }
-
-    private func saveState() {
-        stateSaver?.changed()
     }
 
     private func writeTextfile() {
@@ -397,7 +393,8 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
         alerts?.policy = state.configuration.notify
         spaceAlerts?.policy = state.configuration.notify
         writeTextfile()
-        saveState()
+        // The watches changed (a reload, a mount): the file says which there are now.
+        stateSaver?.changed(seq: 0)
         saveHistory()
     }
 

@@ -36,11 +36,11 @@ final class StateSaver {
 
     deinit { timer = nil }
 
-    /// A snapshot changed: written within a minute, or at once when its seq nears the
-    /// reservation (or nothing was written yet).
-    func changed() {
+    /// A snapshot changed (published with `seq`): written within a minute, or at once when
+    /// its seq nears the reservation (or nothing was written yet).
+    func changed(seq: UInt64) {
         outOfDate = true
-        highestSeq = max(highestSeq, entries().map(\.snapshot.seq).max() ?? 0)
+        highestSeq = max(highestSeq, seq)
         let now = loop.now
         // At once: the first time, near the reservation, and after a write that failed (a
         // full disk: the next publish after space comes back saves again).
