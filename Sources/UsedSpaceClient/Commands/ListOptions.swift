@@ -19,9 +19,6 @@ struct ListOptions: Equatable {
     var showHelp = false
 
     static let command = "usedspace list"
-    /// duf's colours: yellow from 50 %, red from 90 %; ours start later, as bars do.
-    static let defaultWarning = AlertLimit("80%")!
-    static let defaultCritical = AlertLimit("90%")!
 
     static let help = """
         Usage: usedspace list [--type TYPE] [--exclude-type TYPE] [--mount PATTERN] [OPTIONS]
@@ -130,7 +127,6 @@ struct ListOptions: Equatable {
     }
 
     var severityPolicy: SeverityPolicy {
-        SeverityPolicy(warning: warning.isEmpty ? [Self.defaultWarning] : warning,
-                       critical: critical.isEmpty ? [Self.defaultCritical] : critical)
+        SeverityPolicy(warning: warning, critical: critical).withStandardLimits()
     }
 }

@@ -92,6 +92,17 @@ public struct SeverityPolicy: Equatable, Sendable {
         self.hysteresis = hysteresis
     }
 
+    /// The limits where none are set: 80 % used is a warning, 90 % critical (duf starts at
+    /// 50 %; ours start later, as bars do). `usedspace list` and the desktops use them.
+    public static let standardWarning = AlertLimit.usedAtLeast(Fraction(numerator: 80, denominator: 100))
+    public static let standardCritical = AlertLimit.usedAtLeast(Fraction(numerator: 90, denominator: 100))
+
+    /// These limits, with the standard ones for a level that has none.
+    public func withStandardLimits() -> SeverityPolicy {
+        SeverityPolicy(warning: warning.isEmpty ? [Self.standardWarning] : warning,
+                       critical: critical.isEmpty ? [Self.standardCritical] : critical, hysteresis: hysteresis)
+    }
+
     public func severity(of stats: FilesystemStats?, previous: Severity) -> Severity {
         guard let stats else { return previous }
         let none = Fraction(numerator: 0, denominator: 1)
