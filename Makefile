@@ -28,6 +28,9 @@ USERUNITDIR ?= $(PREFIX)/share/systemd/user
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+# The session bus's activation files (XDG_DATA_DIRS: /usr/local/share and /usr/share; for
+# PREFIX=~/.local, XDG_DATA_HOME's).
+DBUSSERVICEDIR ?= $(PREFIX)/share/dbus-1/services
 # What `make install` installed at this PREFIX, for `make uninstall`. MANIFEST= writes none
 # (a package manager keeps its own list: `make deb` does so).
 MANIFEST ?= $(PREFIX)/share/usedspace/installed-files
@@ -47,6 +50,7 @@ COMPLETIONS = $(wildcard completions/usedspace.bash completions/_usedspace compl
 # Every file `make install` installs, as it will be named once installed.
 INSTALLED_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 	$(USERUNITDIR)/usedspace.service $(USERUNITDIR)/usedspace.socket \
+	$(DBUSSERVICEDIR)/io.github.usedspace.UsedSpace1.service \
 	$(MANDIR)/man1/usedspace.1 $(MANDIR)/man5/usedspace.conf.5 $(MANDIR)/man8/usedspaced.8 \
 	$(if $(filter completions/usedspace.bash,$(COMPLETIONS)),$(BASHCOMPDIR)/usedspace) \
 	$(if $(filter completions/_usedspace,$(COMPLETIONS)),$(ZSHCOMPDIR)/_usedspace) \
@@ -54,6 +58,7 @@ INSTALLED_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 # What an install made before manifests existed may have left here (for `make uninstall`).
 KNOWN_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 	$(USERUNITDIR)/usedspace.service $(USERUNITDIR)/usedspace.socket \
+	$(DBUSSERVICEDIR)/io.github.usedspace.UsedSpace1.service \
 	$(MANDIR)/man1/usedspace.1 $(MANDIR)/man5/usedspace.conf.5 $(MANDIR)/man8/usedspaced.8 \
 	$(BASHCOMPDIR)/usedspace $(ZSHCOMPDIR)/_usedspace $(FISHCOMPDIR)/usedspace.fish
 
@@ -76,6 +81,7 @@ install: $(BUILD_FIRST)
 	sed 's|@bindir@|$(BINDIR)|g' systemd/usedspace.service > $(DESTDIR)$(USERUNITDIR)/usedspace.service
 	chmod 644 $(DESTDIR)$(USERUNITDIR)/usedspace.service
 	install -m 644 systemd/usedspace.socket $(DESTDIR)$(USERUNITDIR)/
+	install -D -m 644 dbus/io.github.usedspace.UsedSpace1.service $(DESTDIR)$(DBUSSERVICEDIR)/io.github.usedspace.UsedSpace1.service
 	install -m 644 man/usedspace.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/usedspace.conf.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 644 man/usedspaced.8 $(DESTDIR)$(MANDIR)/man8/
@@ -123,7 +129,7 @@ deb: $(BUILD_FIRST)
 	$(MAKE) --no-print-directory install BUILD_FIRST= DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr \
 		BINDIR=/usr/bin MANDIR=/usr/share/man USERUNITDIR=/usr/lib/systemd/user \
 		BASHCOMPDIR=/usr/share/bash-completion/completions ZSHCOMPDIR=/usr/share/zsh/vendor-completions \
-		FISHCOMPDIR=/usr/share/fish/vendor_completions.d MANIFEST=
+		FISHCOMPDIR=/usr/share/fish/vendor_completions.d DBUSSERVICEDIR=/usr/share/dbus-1/services MANIFEST=
 	gzip -9n $(DEB_ROOT)/usr/share/man/man*/*
 	install -d $(DEB_DOC)/docs/images
 	install -m 644 README.md $(DEB_DOC)/

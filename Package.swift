@@ -56,6 +56,8 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // sd-bus's interface tables, which are built with C macros.
+        .target(name: "CBusVtable", dependencies: ["CSystemd"]),
         .target(name: "UsedSpaceClient", dependencies: ["UsedSpaceCore", "UsedSpaceSystem"]),
         .executableTarget(
             name: "usedspace",
@@ -65,7 +67,7 @@ let package = Package(
         .target(
             name: "UsedSpaceDaemon",
             dependencies: [
-                "UsedSpaceCore", "UsedSpaceSystem", "CSystemd",
+                "UsedSpaceCore", "UsedSpaceSystem", "CSystemd", "CBusVtable",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

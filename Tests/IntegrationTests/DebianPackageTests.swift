@@ -29,6 +29,7 @@ import Testing
         var files: Set<String> = [
             "/usr/bin/usedspace", "/usr/bin/usedspaced",
             "/usr/lib/systemd/user/usedspace.service", "/usr/lib/systemd/user/usedspace.socket",
+            "/usr/share/dbus-1/services/io.github.usedspace.UsedSpace1.service",
             "/usr/share/man/man1/usedspace.1.gz", "/usr/share/man/man5/usedspace.conf.5.gz", "/usr/share/man/man8/usedspaced.8.gz",
             "/usr/share/doc/usedspace/copyright", "/usr/share/doc/usedspace/changelog.gz",
             "/usr/share/lintian/overrides/usedspace",
@@ -111,6 +112,9 @@ import Testing
         #expect(service.contains("\nExecStart=/usr/bin/usedspaced\n") && !service.contains("@bindir@"))
         #expect(try String(contentsOfFile: root + "/usr/lib/systemd/user/usedspace.socket", encoding: .utf8)
                 == String(contentsOf: Self.repository.appendingPathComponent("systemd/usedspace.socket"), encoding: .utf8))
+        // The session bus starts the daemon through systemd (Exec= is never run with it).
+        #expect(try String(contentsOfFile: root + "/usr/share/dbus-1/services/io.github.usedspace.UsedSpace1.service", encoding: .utf8)
+                == String(contentsOf: Self.repository.appendingPathComponent("dbus/io.github.usedspace.UsedSpace1.service"), encoding: .utf8))
         for (installed, source) in [("man1/usedspace.1.gz", "man/usedspace.1"), ("man5/usedspace.conf.5.gz", "man/usedspace.conf.5"),
                                     ("man8/usedspaced.8.gz", "man/usedspaced.8")] {
             let page = try CommandRunner.shell("gzip -dc \(quoted(root + "/usr/share/man/" + installed))")

@@ -68,15 +68,16 @@ import Testing
         return dollarExamples(lines, source: source)
     }
 
-    /// Lines `$ command` (a command ending in `|` goes on on the next line), each followed by
-    /// its output up to the next `$ ` line.
+    /// Lines `$ command` (a command ending in `|` or `\\` goes on on the next line), each
+    /// followed by its output up to the next `$ ` line.
     static func dollarExamples(_ lines: [String], source: String) -> [Example] {
         var examples: [Example] = []
         var index = 0
         while index < lines.count {
             guard lines[index].hasPrefix("$ ") else { index += 1; continue }
             var command = String(lines[index].dropFirst(2))
-            while command.hasSuffix("|"), index + 1 < lines.count {
+            while command.hasSuffix("|") || command.hasSuffix("\\"), index + 1 < lines.count {
+                if command.hasSuffix("\\") { command.removeLast() }
                 index += 1
                 command += " " + lines[index].trimmingCharacters(in: .whitespaces)
             }
@@ -175,7 +176,7 @@ import Testing
     }
 
     static func runnable(_ example: Example) -> Bool {
-        example.command.hasPrefix("usedspace ") || example.command.hasPrefix("echo ")
+        example.command.hasPrefix("usedspace ") || example.command.hasPrefix("echo ") || example.command.hasPrefix("busctl --user ")
     }
 
     static func coverage(_ example: Example) -> String? {

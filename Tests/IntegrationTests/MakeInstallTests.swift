@@ -50,6 +50,7 @@ import Testing
         try #require(install.status == 0, "\(install.stderr)")
         var expected = [prefix + "/bin/usedspace", prefix + "/bin/usedspaced",
                         unitDirectory + "/usedspace.service", unitDirectory + "/usedspace.socket",
+                        prefix + "/share/dbus-1/services/io.github.usedspace.UsedSpace1.service",
                         prefix + "/share/man/man1/usedspace.1", prefix + "/share/man/man5/usedspace.conf.5",
                         prefix + "/share/man/man8/usedspaced.8"]
         for (source, installed) in [("usedspace.bash", "/share/bash-completion/completions/usedspace"),
@@ -139,7 +140,7 @@ import Testing
         let base = Prerequisite.isRoot ? try scratch.mountTmpfs(at: "fs", options: "size=1g,mode=755") : scratch.path
         let tree = base + "/tree"
         try FileManager.default.createDirectory(atPath: tree + "/completions", withIntermediateDirectories: true)
-        for name in ["Makefile", "Sources", "systemd", "man", "packaging", "docs", "README.md"] {
+        for name in ["Makefile", "Sources", "systemd", "dbus", "man", "packaging", "docs", "README.md"] {
             try FileManager.default.createSymbolicLink(atPath: tree + "/" + name, withDestinationPath: Self.repository.path + "/" + name)
         }
         for name in ["usedspace.bash", "_usedspace", "usedspace.fish"] {

@@ -2,15 +2,14 @@ import CSystemd
 import Glibc
 import Logging
 
-/// Desktop notifications through the session bus (org.freedesktop.Notifications, with
-/// sd-bus attached to our event loop). The bus is opened when the first notification is
-/// due and reopened after it closes; without a session bus or a notification server, the
+/// Desktop notifications through the session bus (org.freedesktop.Notifications, on the
+/// daemon's connection, SessionBus). Without a session bus or a notification server, the
 /// problem is logged once and the daemon carries on.
-final class DesktopNotifier: NotificationPresenter {
+final class DesktopNotifier: NotificationPresenter, SessionBusUser {
     static let service = "org.freedesktop.Notifications"
     static let objectPath = "/org/freedesktop/Notifications"
 
-    private let loop: EventLoop
+    private let sessionBus: SessionBus
     private let logger: Logger
     private var bus: OpaquePointer?
     private var actionSlot: OpaquePointer?
@@ -21,12 +20,12 @@ final class DesktopNotifier: NotificationPresenter {
     /// Called with the key whose notification's "Ignore" was chosen.
     var onIgnore: (String) -> Void = { _ in }
 
-    init(loop: EventLoop, logger: Logger) {
-        self.loop = loop
+    init(sessionBus: SessionBus, logger: Logger) {
+        self.sessionBus = sessionBus
         self.logger = logger
     }
 
-    deinit { closeBus() }
+    deinit { busClosed() }
 
     /// Shows a notification for `key`, replacing the one already shown for it.
     func show(key: String, kind: String, path: String, summary: String, body: String) {
@@ -66,24 +65,20 @@ final class DesktopNotifier: NotificationPresenter {
         _ = sd_bus_call_async(bus, nil, message, nil, nil, 0)
     }
 
-    // MARK: - The bus
+    // MARK: - The bus (SessionBusUser)
 
     private func openBus() -> OpaquePointer? {
-        if let bus, sd_bus_is_open(bus) > 0 { return bus }
-        closeBus()
-        var opened: OpaquePointer?
-        var result = sd_bus_open_user(&opened)
-        if result >= 0, let opened {
-            result = sd_bus_attach_event(opened, loop.event, 0)
-            if result >= 0 { result = matchSignals(opened) }
-        }
-        guard result >= 0, let opened else {
-            sd_bus_flush_close_unref(opened)
-            report("desktop notifications are unavailable (no session bus?)", SystemdError(call: "sd_bus_open_user", errno: -result))
+        guard let bus else {
+            reportMessage("desktop notifications are unavailable", reason: "no session bus")
             return nil
         }
-        bus = opened
-        return opened
+        return bus
+    }
+
+    func busOpened(_ bus: OpaquePointer) {
+        self.bus = bus
+        let result = matchSignals(bus)
+        if result < 0 { report("cannot follow the notification server's signals", SystemdError(call: "sd_bus_match_signal", errno: -result)) }
     }
 
     private func matchSignals(_ bus: OpaquePointer) -> Int32 {
@@ -100,10 +95,11 @@ final class DesktopNotifier: NotificationPresenter {
         return result
     }
 
-    private func closeBus() {
+    /// The notifications shown on the old connection are left to the server: their ids
+    /// may mean nothing to a restarted one.
+    func busClosed() {
         actionSlot = sd_bus_slot_unref(actionSlot)
         closedSlot = sd_bus_slot_unref(closedSlot)
-        if let bus { sd_bus_flush_close_unref(bus) }
         bus = nil
         shown = [:]
     }
@@ -135,6 +131,7 @@ final class DesktopNotifier: NotificationPresenter {
         var id: UInt32 = 0
         guard sd_bus_message_read_basic(reply, Self.type("u"), &id) > 0 else { return }
         shown[context.key] = id
+        sessionBus.confirmed()
         if failing {
             failing = false
             logger.notice("desktop notifications work again")

@@ -31,6 +31,9 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
     private var alerts: LowSpaceNotifications?
     private var spaceAlerts: SpaceAlertNotifications?
     private var desktop: DesktopNotifier?
+    private var sessionBus: SessionBus?
+    /// The daemon on the session bus: an object per watched filesystem.
+    private var busObjects: UsedSpaceBusObjects?
     /// With `path = auto`: the mount table, followed.
     private var mountWatcher: MountWatcher?
     /// Mount points `path = auto` found that this user cannot reach (a directory on the way
@@ -99,7 +102,8 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
         if let text = text(1) { tracker = decodeHistory(text) }
         let alertsPath = alertsToRead.path
         let alertsFile = try BackgroundFileWriter(path: alertsPath, what: alertsToRead.what, loop: loop, logger: logger)
-        let desktop = DesktopNotifier(loop: loop, logger: logger)
+        let sessionBus = try SessionBus(loop: loop, logger: logger)
+        let desktop = DesktopNotifier(sessionBus: sessionBus, logger: logger)
         let alerts = LowSpaceNotifications(
             policy: state.configuration.notify,
             alerts: LowSpaceNotifications.decode(text(2), file: alertsPath, logger: logger),
@@ -110,6 +114,8 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
             if SpaceAlertNotifications.parse(key) != nil { spaceAlerts.ignore(key, now: now) } else { alerts.ignore(key, now: now) }
         }
         self.desktop = desktop
+        self.sessionBus = sessionBus
+        busObjects = try UsedSpaceBusObjects(sessionBus: sessionBus, logger: logger)
         self.alerts = alerts
         self.spaceAlerts = spaceAlerts
         heartbeat = try TimerEventSource(loop: loop, accuracyMicroseconds: 60_000_000) { [unowned self] in self.beat() }
@@ -153,6 +159,10 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
                 _ = self.apply(self.loader.configuration(from: result), arrivedLate: true)
             })
         }
+        showWatchesOnTheBus()
+        sessionBus.add(desktop)
+        if let busObjects { sessionBus.add(busObjects) }
+        sessionBus.open()
         let watchdog = try loop.enableWatchdog()
         logger.info("started: watching \(watches.map(\.path).joined(separator: ", ")) every \(DurationParser.describe(microseconds: settings.intervalMicroseconds))", metadata: [
             "paths": "\(watches.map(\.path).joined(separator: ", "))",
@@ -223,6 +233,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
             usleep(10_000)
         }
         clients?.closeAll()
+        sessionBus?.close()
         loop.exit(0)
     }
 
@@ -281,6 +292,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
                       now: WallClock.now().secondsSinceEpoch)
         spaceAlerts?.check(snapshot, now: WallClock.now().secondsSinceEpoch)
         if isReady { updateStatus() }
+        busObjects?.show(snapshot, watchedPath: watch.path, options: watch.profiles.options(watchedPath: watch.path, snapshot: snapshot))
         clients?.publish(watch)
     }
 
@@ -370,6 +382,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
             let refusal = error as? ConfigurationRefusal ?? ConfigurationRefusal(file: paths.configFile, line: 0, message: "\(error)")
             state.problem = refusal.description + (state.isDefaults ? "; running with the default settings" : "; the configuration loaded before still runs")
             for watch in watches { watch.invalidateRenderings() }
+            busObjects?.setConfigurationProblem(state.problem)
             logger.error("configuration refused, the previous one still runs: \(refusal.description)",
                          metadata: ["config": "\(paths.configFile)", "reason": "\(refusal.description)"])
             return .failure(refusal)
@@ -389,6 +402,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
         for watch in watches { watch.invalidateRenderings() }
         applyBarSettings()
         applySamplingSettings()
+        showWatchesOnTheBus()
         server?.maximumClients = settings.maximumClients
         alerts?.policy = state.configuration.notify
         spaceAlerts?.policy = state.configuration.notify
@@ -485,6 +499,15 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
             watch.apply(policy: PublishPolicy(threshold: settings.threshold), intervalMicroseconds: settings.intervalMicroseconds,
                         relaxed: state.automaticPaths.contains(watch.configuredPath))
         }
+    }
+
+    /// The watches' objects on the session bus, with the labels and limits of the
+    /// configuration now, and why the configuration is not what runs.
+    private func showWatchesOnTheBus() {
+        busObjects?.setConfigurationProblem(state.problem)
+        busObjects?.watchesChanged(watches.map { watch in
+            (watch.path, watch.snapshot, watch.profiles.options(watchedPath: watch.path, snapshot: watch.snapshot))
+        })
     }
 
     /// The configuration's bar settings, for the watches' renderings of the bar formats.

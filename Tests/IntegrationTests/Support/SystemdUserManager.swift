@@ -124,6 +124,9 @@ final class SystemdUserManager {
                 "HOME": user.home, "USER": name, "LOGNAME": name, "SHELL": "/bin/sh", "LANG": "C.UTF-8",
                 "PATH": "/usr/local/bin:/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime,
                 "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime)/bus",
+                // Its default, said: dbus-daemon takes the passwd entry's home (not this
+                // test's) for its per-user service files unless told.
+                "XDG_DATA_HOME": user.home + "/.local/share",
             ]
         } catch {
             if let made { try? FileManager.default.removeItem(atPath: made.home) }
