@@ -25,6 +25,12 @@ import Testing
         (["--timeout", "0"], "invalid value '0' for '--timeout': must be from 100 ms to 10 min"),
         (["--timeout", "soon"], "not a duration such as 5s, 500ms or 2min"),
         (["--bogus"], "unknown option '--bogus' for 'usedspace status'"),
+        (["--after", "12,x"], "invalid value '12,x' for '--after': the seqs of the last answer"),
+        (["--after", "12,,7"], "invalid value '12,,7' for '--after'"),
+        (["--after", "-1"], "invalid value '-1' for '--after'"),
+        (["--after", "9007199254740992"], "invalid value '9007199254740992' for '--after'"),
+        (["--after", "3", "--no-daemon"], "--after"),
+        (["--after", "3", "-f", "i3blocks", "--signal", "10"], "--after"),
     ])
     func badStatusOptionsSayWhatIsWrong(_ arguments: [String], _ message: String) {
         do {
@@ -58,6 +64,15 @@ import Testing
         #expect(throws: UsageError.unknownOption("-z", command: "usedspace status")) { try StatusOptions.parse(["-dz"]) }
         #expect(throws: UsageError.missingValue(option: "-p", command: "usedspace status")) { try StatusOptions.parse(["-dp"]) }
         #expect(throws: UsageError.unexpectedArgument("-d", command: "usedspace status")) { try StatusOptions.parse(["--", "-d"]) }
+    }
+
+    /// `--after` takes the seqs of the answer a widget has: one per path, any count, or
+    /// none yet; the protocol's largest seq is 2^53 - 1.
+    @Test func afterTakesTheSeqsOfTheLastAnswer() throws {
+        #expect(try StatusOptions.parse(["--after", "12,7"]).after == [12, 7])
+        #expect(try StatusOptions.parse(["--all", "--format", "json", "--after="]).after == [])
+        #expect(try StatusOptions.parse(["--after", "9007199254740991"]).after == [9_007_199_254_740_991])
+        #expect(try StatusOptions.parse([]).after == nil)
     }
 
     @Test func statusTakesTheBarOptionsAndChecksThem() throws {

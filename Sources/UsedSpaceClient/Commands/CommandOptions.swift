@@ -71,6 +71,7 @@ enum CommandOptions {
 
     static let status: [OptionSpec] = [path, all, details, format] + bar + [
         OptionSpec("--signal", value: "N", ["for an i3blocks block with interval=once and", "signal=N: take its clicks, and have it re-run at", "every change"]),
+        OptionSpec("--after", value: "SEQS", ["wait until the answer differs from the one with these", "seqs (comma-separated, as printed), then print it:", "a widget's long poll"]),
         config, noDaemon,
         OptionSpec("--timeout", value: "DURATION", ["give up on a network or FUSE filesystem that does", "not answer after DURATION (default 5s)"]),
         help,

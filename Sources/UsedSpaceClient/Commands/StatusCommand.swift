@@ -29,7 +29,14 @@ enum StatusCommand {
             return ExitStatus.failure
         }
         var snapshots: [Snapshot]?
-        if !options.noDaemon {
+        if let seqs = options.after {
+            let path = options.all ? nil : TargetPaths.canonical(paths[0])
+            switch StatusLongPoll.wait(path: path, all: options.all, after: seqs) {
+            case .changed(let changed): snapshots = changed
+            case .noDaemon: break
+            case .readerGone: return ExitStatus.failure
+            }
+        } else if !options.noDaemon {
             // Always the path meant (the home directory by default), never "the daemon's
             // first": the same filesystem whether or not the daemon runs.
             snapshots = SnapshotProvider.fromDaemon(path: { options.all ? nil : TargetPaths.canonical(paths[0]) }, all: options.all)

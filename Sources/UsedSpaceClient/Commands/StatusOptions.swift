@@ -12,6 +12,8 @@ struct StatusOptions: Equatable {
     var bar = BarArguments()
     /// i3blocks' `signal=N` of this block (I3blocksFollow).
     var signal: Int32?
+    /// `--after SEQS`: the seqs of the answer the caller has (StatusLongPoll).
+    var after: [UInt64]?
     var showHelp = false
 
     static let command = "usedspace status"
@@ -72,6 +74,12 @@ struct StatusOptions: Equatable {
                         throw .invalidValue(option: name, value: value, reason: "i3blocks' signal is a number from 1 to 30", command: command)
                     }
                     options.signal = number
+                case "--after":
+                    let value = try scanner.value(of: name, inline: inline)
+                    guard let seqs = StatusLongPoll.parse(value) else {
+                        throw .invalidValue(option: name, value: value, reason: "the seqs of the last answer, separated by commas, such as 12,7", command: command)
+                    }
+                    options.after = seqs
                 case "--no-daemon":
                     try scanner.requireNoValue(name, inline: inline)
                     options.noDaemon = true
@@ -84,6 +92,12 @@ struct StatusOptions: Equatable {
         }
         if options.all && options.path != nil {
             throw .conflicting("--all", "--path", command: command)
+        }
+        if options.after != nil && options.noDaemon {
+            throw .conflicting("--after", "--no-daemon", command: command)
+        }
+        if options.after != nil && options.signal != nil {
+            throw .conflicting("--after", "--signal", command: command)
         }
         if options.signal != nil && options.format != .i3blocks {
             throw .invalidValue(option: "--signal", value: "\(options.signal!)", reason: "it is for --format i3blocks", command: command)
