@@ -57,10 +57,11 @@ _usedspace() {
                 --color-warning) :; return ;;
                 --color-critical) :; return ;;
                 --signal) :; return ;;
+                --after) :; return ;;
                 --config) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
                 --timeout) :; return ;;
             esac
-            mapfile -t COMPREPLY < <(compgen -W "-p --path -a --all -d --details -f --format --warn --critical --hysteresis --hide-below --click-right --label --bar-width --bar-glyphs --unit --icons --template --template-warning --template-critical --template-stale --template-failed --template-not-mounted --template-below --template-details --color-normal --color-warning --color-critical --signal --config --no-daemon --timeout -h --help" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "-p --path -a --all -d --details -f --format --warn --critical --hysteresis --hide-below --click-right --label --bar-width --bar-glyphs --unit --icons --template --template-warning --template-critical --template-stale --template-failed --template-not-mounted --template-below --template-details --color-normal --color-warning --color-critical --signal --after --config --no-daemon --timeout -h --help" -- "$cur")
             return ;;
         watch)
             case $prev in

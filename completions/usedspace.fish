@@ -40,6 +40,7 @@ complete -c usedspace -n '__fish_seen_subcommand_from status' -l color-normal -x
 complete -c usedspace -n '__fish_seen_subcommand_from status' -l color-warning -x -d '… of the warning level (default #FFFF00)'
 complete -c usedspace -n '__fish_seen_subcommand_from status' -l color-critical -x -d '… of the critical level (default #FF0000)'
 complete -c usedspace -n '__fish_seen_subcommand_from status' -l signal -x -d 'for an i3blocks block with interval=once and signal=N: take its clicks, and have it re-run at every change'
+complete -c usedspace -n '__fish_seen_subcommand_from status' -l after -x -d 'wait until the answer differs from the one with these seqs (comma-separated, as printed), then print it: a widget\'s long poll'
 complete -c usedspace -n '__fish_seen_subcommand_from status' -l config -r -F -d 'read the configuration from FILE'
 complete -c usedspace -n '__fish_seen_subcommand_from status' -l no-daemon -d 'sample in this process even when the daemon runs'
 complete -c usedspace -n '__fish_seen_subcommand_from status' -l timeout -x -d 'give up on a network or FUSE filesystem that does not answer after DURATION (default 5s)'
