@@ -90,3 +90,6 @@ struct clinux_probe_answer {
 /// descriptor of the parent's but its two pipes. Returns the child's pid and sets the
 /// caller's ends (close-on-exec), or -1 with errno set.
 int clinux_probe_start(const char *path, int *requests, int *answers);
+
+// Quotas: the btrfs subvolume, the project id, quotactl_fd(2).
+#include "CLinuxQuota.h"
