@@ -6,9 +6,13 @@ public struct FileStatus: Equatable, Sendable {
     public var deviceMinor: UInt32
     public var isDirectory: Bool
     public var isSocket: Bool
+    public var isRegularFile: Bool
     public var ownerID: UInt32
     public var mode: UInt32
     public var inode: UInt64
+    public var size: UInt64
+    /// st_mtim, in nanoseconds since the epoch.
+    public var modifiedNanoseconds: Int64
 
     public static func of(_ path: String) throws(SystemError) -> FileStatus {
         var info = stat()
@@ -45,8 +49,11 @@ public struct FileStatus: Equatable, Sendable {
         (deviceMajor, deviceMinor) = Self.deviceNumbers(UInt64(info.st_dev))
         isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
         isSocket = (info.st_mode & S_IFMT) == S_IFSOCK
+        isRegularFile = (info.st_mode & S_IFMT) == S_IFREG
         ownerID = info.st_uid
         mode = info.st_mode & 0o7777
         inode = UInt64(info.st_ino)
+        size = UInt64(max(info.st_size, 0))
+        modifiedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     }
 }
