@@ -16,8 +16,8 @@ import Testing
     static let filesystem = FilesystemStats(blockSize: 1, totalBlocks: 1_258_291_200, freeBlocks: 1_199_603_712, availableBlocks: 1_062_240_256)
 
     static func qgroup(flags: UInt64, referenced: UInt64 = 52_412_416, maxReferenced: UInt64 = 52_428_800,
-                       exclusive: UInt64 = 52_412_416, maxExclusive: UInt64 = 0, enabled: String = "1\n", inconsistent: String = "0\n") -> Files {
-        Files(files: ["qgroups/enabled": enabled, "qgroups/inconsistent": inconsistent,
+                       exclusive: UInt64 = 52_412_416, maxExclusive: UInt64 = 0, enabled: String = "1\n") -> Files {
+        Files(files: ["qgroups/enabled": enabled,
                       "qgroups/0_256/limit_flags": "\(flags)\n",
                       "qgroups/0_256/referenced": "\(referenced)\n", "qgroups/0_256/max_referenced": "\(maxReferenced)\n",
                       "qgroups/0_256/exclusive": "\(exclusive)\n", "qgroups/0_256/max_exclusive": "\(maxExclusive)\n"])
@@ -53,16 +53,15 @@ import Testing
 
     @Test func theQgroupsLimitsAreReadAsTheFlagsSay() {
         let referenced = BtrfsQgroupParser.read(subvolume: 256, from: Self.qgroup(flags: 1))
-        #expect(referenced == .init(quotas: [Quota(kind: .btrfsReferenced, usedBytes: 52_412_416, limitBytes: 52_428_800)], inconsistent: false))
+        #expect(referenced == [Quota(kind: .btrfsReferenced, usedBytes: 52_412_416, limitBytes: 52_428_800)])
 
-        let both = BtrfsQgroupParser.read(subvolume: 256, from: Self.qgroup(flags: 3, maxExclusive: 31_457_280, inconsistent: "1\n"))
-        #expect(both?.quotas.map(\.kind) == [.btrfsReferenced, .btrfsExclusive])
-        #expect(both?.quotas.last?.limitBytes == 31_457_280)
-        #expect(both?.inconsistent == true)
+        let both = BtrfsQgroupParser.read(subvolume: 256, from: Self.qgroup(flags: 3, maxExclusive: 31_457_280))
+        #expect(both?.map(\.kind) == [.btrfsReferenced, .btrfsExclusive])
+        #expect(both?.last?.limitBytes == 31_457_280)
 
         // `btrfs qgroup limit none`: flags off, maxima 0.
         let none = BtrfsQgroupParser.read(subvolume: 256, from: Self.qgroup(flags: 0, maxReferenced: 0))
-        #expect(none == .init(quotas: [], inconsistent: false))
+        #expect(none == [])
     }
 
     @Test func withoutQuotasOrItsQgroupThereIsNothingToRead() {
@@ -74,7 +73,7 @@ import Testing
     @Test func brokenQgroupFilesAreNotNumbers() {
         var files = Self.qgroup(flags: 1)
         files.files["qgroups/0_256/referenced"] = "lots\n"
-        #expect(BtrfsQgroupParser.read(subvolume: 256, from: files)?.quotas == [])
+        #expect(BtrfsQgroupParser.read(subvolume: 256, from: files) == [])
         files.files["qgroups/0_256/limit_flags"] = "\n"
         #expect(BtrfsQgroupParser.read(subvolume: 256, from: files) == nil)
     }

@@ -70,7 +70,7 @@ enum StatusCommand {
         for (index, snapshot) in snapshots.enumerated() {
             let watched = index < watchedPaths.count ? watchedPaths[index] : nil
             let policy = profiles.options(watchedPath: watched, snapshot: snapshot).severity
-            items.append(BarOutput.Item(snapshot: snapshot, severity: policy.severity(of: snapshot.stats, previous: .normal),
+            items.append(BarOutput.Item(snapshot: snapshot, severity: policy.severity(of: snapshot.limitingStats, previous: .normal),
                                         expanded: options.details, watchedPath: watched))
         }
         var output = ""

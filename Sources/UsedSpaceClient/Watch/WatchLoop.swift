@@ -344,7 +344,7 @@ final class WatchLoop {
 
     /// The level of a filesystem, by its own limits (a [filesystem] section's, or [bar]'s).
     private func severity(of snapshot: Snapshot, for target: Target) -> Severity {
-        options(for: target, snapshot).severity.severity(of: snapshot.stats, previous: target.severity)
+        options(for: target, snapshot).severity.severity(of: snapshot.limitingStats, previous: target.severity)
     }
 
     private func options(for target: Target, _ snapshot: Snapshot?) -> BarOptions {

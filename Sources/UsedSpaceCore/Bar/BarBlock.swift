@@ -33,23 +33,27 @@ public struct BarBlock: Equatable, Sendable {
         self.severity = severity
         failed = snapshot.state == .failed || snapshot.stats == nil
         stale = snapshot.state == .stale
-        percentage = snapshot.stats?.usedPercent
+        percentage = snapshot.limitingStats?.usedPercent
         // The daemon is not running the configuration as written: the bar is where the user
         // looks, so the bar says so (the details say why).
         let problem = snapshot.configurationProblem.map(ControlCharacters.replaced)
         let configurationMark = problem == nil ? "" : " \u{26A0} config"
         let configurationDetails = problem.map { ["Configuration refused: " + $0] } ?? []
-        if let stats = snapshot.stats, let fraction = stats.usedFraction {
+        // Under a quota that binds, the bar and its percentage are the quota's (marked); the
+        // details keep df's numbers and add the quota's.
+        let quotaDetails = snapshot.quota.map { ["Quota: " + SpaceDetailsText.quotaText($0)] } ?? []
+        let quotaMark = snapshot.quota == nil ? "" : " (quota)"
+        if let stats = snapshot.stats, let fraction = snapshot.limitingStats?.usedFraction {
             if let lines = templates.details {
                 details = BarTemplates.lines(lines, context) + alerts.map(\.detail) + configurationDetails
             } else {
                 details = ["Used: " + options.unit.format(stats.usedBytes), "Free: " + options.unit.format(stats.freeBytes),
                            "Total: " + options.unit.format(stats.totalBytes)]
-                    + (stats.readOnly ? ["Read-only"] : []) + (snapshot.timeToFull.map { [$0.description] } ?? []) + alerts.map(\.detail) + configurationDetails
+                    + (stats.readOnly ? ["Read-only"] : []) + quotaDetails + (snapshot.timeToFull.map { [$0.description] } ?? []) + alerts.map(\.detail) + configurationDetails
             }
             let own = templates.forLevel(severity)?.text(context)
                 ?? label + (barCells > 0 ? ProgressBar.render(fraction, width: barCells, glyphs: options.glyphs) + " " : "")
-                + PercentText.oneDecimal(fraction, padded: false) + "%"
+                + PercentText.oneDecimal(fraction, padded: false) + "%" + quotaMark
             // A warning, or numbers in doubt, are always noteworthy.
             let below = (options.hideBelow.map { Self.isBelow(fraction, $0) } ?? false) && severity == .normal && !stale && problem == nil
             if stale {

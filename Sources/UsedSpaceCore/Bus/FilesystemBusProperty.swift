@@ -23,6 +23,9 @@ public enum FilesystemBusProperty: String, CaseIterable, Sendable {
     case fastFillSecondsToFull = "FastFillSecondsToFull"
     case btrfsUnallocatedBytes = "BtrfsUnallocatedBytes"
     case btrfsMetadata = "BtrfsMetadata"
+    case quotaKind = "QuotaKind"
+    case quotaUsedBytes = "QuotaUsedBytes"
+    case quotaLimitBytes = "QuotaLimitBytes"
     case seq = "Seq"
     case sampledAt = "SampledAt"
 
@@ -31,10 +34,11 @@ public enum FilesystemBusProperty: String, CaseIterable, Sendable {
     /// The D-Bus type code of the property's values.
     public var typeCode: UInt8 {
         switch self {
-        case .path, .mountPoint, .type, .label, .state, .severity, .error, .timeToFull, .btrfsMetadata: return UInt8(ascii: "s")
+        case .path, .mountPoint, .type, .label, .state, .severity, .error, .timeToFull, .btrfsMetadata, .quotaKind: return UInt8(ascii: "s")
         case .usedRate: return UInt8(ascii: "d")
         case .usedPercent: return UInt8(ascii: "i")
-        case .usedBytes, .freeBytes, .totalBytes, .reservedBytes, .fastFillBytesPerSecond, .btrfsUnallocatedBytes, .seq:
+        case .usedBytes, .freeBytes, .totalBytes, .reservedBytes, .fastFillBytesPerSecond, .btrfsUnallocatedBytes, .seq,
+             .quotaUsedBytes, .quotaLimitBytes:
             return UInt8(ascii: "t")
         case .readOnly: return UInt8(ascii: "b")
         case .timeToFullLowerSeconds, .timeToFullUpperSeconds, .fastFillSecondsToFull, .sampledAt: return UInt8(ascii: "x")
@@ -70,6 +74,9 @@ public enum FilesystemBusProperty: String, CaseIterable, Sendable {
         case .fastFillSecondsToFull: return .int64(filesystem.fastFill?.secondsToFull ?? -1)
         case .btrfsUnallocatedBytes: return .uint64(snapshot.btrfs?.unallocatedBytes ?? 0)
         case .btrfsMetadata: return .string(snapshot.btrfs?.metadataLevel.rawValue ?? "")
+        case .quotaKind: return .string(snapshot.quota?.kind.rawValue ?? "")
+        case .quotaUsedBytes: return .uint64(snapshot.quota?.usedBytes ?? 0)
+        case .quotaLimitBytes: return .uint64(snapshot.quota?.limitBytes ?? 0)
         case .seq: return .uint64(snapshot.seq)
         case .sampledAt: return .int64(snapshot.sampledAt.secondsSinceEpoch)
         }
@@ -105,7 +112,7 @@ public struct FilesystemBusState: Equatable, Sendable {
     /// `usedspace list` where it sets none, with hysteresis from `previous`; a fast fill or
     /// btrfs metadata that cannot grow raise it (as in every bar).
     public static func severity(of snapshot: Snapshot, limits: SeverityPolicy, previous: Severity) -> Severity {
-        let own = limits.withStandardLimits().severity(of: snapshot.stats, previous: previous)
+        let own = limits.withStandardLimits().severity(of: snapshot.limitingStats, previous: previous)
         return max(own, snapshot.spaceAlerts.first?.severity ?? .normal)
     }
 }

@@ -9,6 +9,9 @@ public struct Measurement: Equatable, Sendable {
     /// How a btrfs filesystem has allocated its devices (read from sysfs beside the
     /// statvfs); nil on other filesystems, or when it could not be read.
     public var btrfs: BtrfsAllocation?
+    /// A quota that leaves less room than the filesystem (Quota.binding); nil when the
+    /// filesystem is the limit.
+    public var quota: Quota?
 
     public init(path: String, mountPoint: String, fileSystemType: String, stats: FilesystemStats, sampledAt: Timestamp) {
         self.path = path
@@ -17,6 +20,10 @@ public struct Measurement: Equatable, Sendable {
         self.stats = stats
         self.sampledAt = sampledAt
     }
+
+    /// The figures of what the user runs into first: the quota's when one binds, else df's.
+    /// How full it is (the bar, the levels, the estimates) is judged on these.
+    public var limitingStats: FilesystemStats { quota?.asFilesystemStats(readOnly: stats.readOnly) ?? stats }
 }
 
 /// The outcome of sampling a path once: numbers, or the reason there are none.

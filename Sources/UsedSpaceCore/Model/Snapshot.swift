@@ -23,6 +23,8 @@ public struct Snapshot: Equatable, Sendable {
     public var fastFill: FastFill?
     /// How the btrfs filesystem has allocated its devices; nil on other filesystems.
     public var btrfs: BtrfsAllocation?
+    /// A quota that leaves less room than the filesystem (Measurement.quota).
+    public var quota: Quota?
     /// Why the daemon that served this snapshot is not running the configuration file as
     /// written (FILE:LINE: message, and what runs instead): a mistake the user must see.
     /// Not part of the filesystem's state: never persisted.
@@ -58,7 +60,16 @@ public struct Snapshot: Equatable, Sendable {
             stats: measurement.stats, state: .fresh, seq: seq, sampledAt: measurement.sampledAt, source: source
         )
         btrfs = measurement.btrfs
+        quota = measurement.quota
     }
 
     public var usedFraction: Fraction? { stats?.usedFraction }
+
+    /// The figures of what the user runs into first: the quota's when one binds, else df's
+    /// (`stats`, which the details, JSON and list keep showing). The bar, its percentage,
+    /// the levels and the notifications are judged on these.
+    public var limitingStats: FilesystemStats? {
+        guard let stats else { return nil }
+        return quota?.asFilesystemStats(readOnly: stats.readOnly) ?? stats
+    }
 }

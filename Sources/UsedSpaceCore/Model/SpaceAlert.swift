@@ -35,7 +35,7 @@ extension Snapshot {
                 detail: fill.description, summary: "Disk filling fast on \(place)",
                 body: "Space is going at \(ByteCountFormat.file(fill.bytesPerSecond))/s (seen for \(DurationParser.describe(microseconds: UInt64(fill.sustainedSeconds) * 1_000_000))): "
                     + "\(TimeToFull.describe(lowerSeconds: fill.secondsToFull, upperSeconds: fill.secondsToFull)) at this rate, "
-                    + "with \(ByteCountFormat.file(stats?.freeBytes ?? 0)) free."))
+                    + "with \(ByteCountFormat.file(limitingStats?.freeBytes ?? 0)) free" + (quota.map { " under your \($0.kind.description)." } ?? ".")))
         }
         if let btrfs, btrfs.metadataLevel != .ok {
             let full = btrfs.metadataLevel == .full

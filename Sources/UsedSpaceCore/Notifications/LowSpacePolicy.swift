@@ -77,7 +77,8 @@ public enum LowSpaceAction: Equatable, Sendable {
 extension LowSpacePolicy {
     /// Decides from a fresh snapshot; returns the action and the alert state to keep.
     public func evaluate(_ snapshot: Snapshot, alert: LowSpaceNotificationState, now: Int64) -> (LowSpaceAction, LowSpaceNotificationState) {
-        guard enabled, snapshot.state == .fresh, let stats = snapshot.stats, let share = Self.freeShare(of: stats) else {
+        // Under a quota that binds, the room left is the quota's.
+        guard enabled, snapshot.state == .fresh, let stats = snapshot.limitingStats, let share = Self.freeShare(of: stats) else {
             return (.none, alert)
         }
         // Nobody can free space on a read-only filesystem, nor fill it: GNOME's
@@ -100,7 +101,7 @@ extension LowSpacePolicy {
         next.active = true
         next.notifiedFreeShare = share
         next.notifiedAt = now
-        return (.notify(summary: Self.summary(snapshot), body: Self.body(stats, share: share)), next)
+        return (.notify(summary: Self.summary(snapshot), body: Self.body(stats, share: share, quota: snapshot.quota)), next)
     }
 
     /// "Ignore" from the notification: quiet until `now + snooze`.
@@ -114,7 +115,8 @@ extension LowSpacePolicy {
         "Low disk space on " + ControlCharacters.replaced(in: snapshot.mountPoint ?? snapshot.path)
     }
 
-    static func body(_ stats: FilesystemStats, share: Fraction) -> String {
-        "Only \(ByteCountFormat.file(stats.freeBytes)) (\(PercentText.oneDecimal(share, padded: false))%) is free of \(ByteCountFormat.file(stats.totalBytes))."
+    static func body(_ stats: FilesystemStats, share: Fraction, quota: Quota? = nil) -> String {
+        "Only \(ByteCountFormat.file(stats.freeBytes)) (\(PercentText.oneDecimal(share, padded: false))%) is free of "
+            + (quota.map { "your \($0.kind.description) of \(ByteCountFormat.file($0.limitBytes))." } ?? "\(ByteCountFormat.file(stats.totalBytes)).")
     }
 }

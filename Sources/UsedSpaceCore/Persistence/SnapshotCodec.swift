@@ -48,6 +48,7 @@ public enum SnapshotCodec {
         }
         if let fill = snapshot.fastFill { json.addRaw("fast_fill", SpaceDetailsCodec.encode(fill)) }
         if let btrfs = snapshot.btrfs { json.addRaw("btrfs", SpaceDetailsCodec.encode(btrfs)) }
+        if let quota = snapshot.quota { json.addRaw("quota", SpaceDetailsCodec.encode(quota)) }
         if let problem = snapshot.configurationProblem { json.add("config_error", problem) }
         return json.finish()
     }
@@ -116,6 +117,10 @@ public enum SnapshotCodec {
         if let btrfs = value["btrfs"], !btrfs.isNull {
             guard stats != nil else { throw .invalid("btrfs", reason: "is there without the block counts") }
             snapshot.btrfs = try SpaceDetailsCodec.decodeBtrfs(btrfs)
+        }
+        if let quota = value["quota"], !quota.isNull {
+            guard stats != nil else { throw .invalid("quota", reason: "is there without the block counts") }
+            snapshot.quota = try SpaceDetailsCodec.decodeQuota(quota)
         }
         return snapshot
     }

@@ -35,6 +35,24 @@ enum SpaceDetailsCodec {
         return json.finish()
     }
 
+    static func encode(_ quota: Quota) -> String {
+        var json = JSONObjectWriter()
+        json.add("kind", quota.kind.rawValue)
+        json.add("used_bytes", quota.usedBytes)
+        json.add("limit_bytes", quota.limitBytes)
+        return json.finish()
+    }
+
+    static func decodeQuota(_ value: JSONValue) throws(Failure) -> Quota {
+        guard case .object = value else { throw .invalid("quota", reason: "is not an object") }
+        guard let name = value["kind"]?.stringValue, let kind = Quota.Kind(rawValue: name) else {
+            throw .invalid("quota.kind", reason: "is not one of " + Quota.Kind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        guard let used = value["used_bytes"]?.uint64Value else { throw .invalid("quota.used_bytes", reason: "is not a non-negative integer") }
+        guard let limit = value["limit_bytes"]?.uint64Value, limit > 0 else { throw .invalid("quota.limit_bytes", reason: "is not a positive integer") }
+        return Quota(kind: kind, usedBytes: used, limitBytes: limit)
+    }
+
     static func decodeBtrfs(_ value: JSONValue) throws(Failure) -> BtrfsAllocation {
         guard case .object = value else { throw .invalid("btrfs", reason: "is not an object") }
         func count(_ key: String, in object: JSONValue, at path: String) throws(Failure) -> UInt64 {

@@ -37,9 +37,19 @@ public struct PublishPolicy: Equatable, Sendable {
                   let newRate = measurement.stats.usedFraction
             else { return .newData }
             if newRate.differs(from: previousRate, byAtLeast: threshold) { return .newData }
+            if quotaMoved(from: previous.quota, to: measurement.quota) { return .newData }
             if fastFill?.description != previous.fastFill?.description { return .newData }
             return btrfsMoved(from: previous.btrfs, to: measurement.btrfs) ? .newData : .noData
         }
+    }
+
+    /// Whether the quota that binds changed: another one (or none), another limit, or its used
+    /// rate by the threshold, as the filesystem's must.
+    func quotaMoved(from old: Quota?, to new: Quota?) -> Bool {
+        guard let old, let new else { return (old == nil) != (new == nil) }
+        guard old.kind == new.kind, old.limitBytes == new.limitBytes,
+              let before = old.asFilesystemStats().usedFraction, let after = new.asFilesystemStats().usedFraction else { return true }
+        return after.differs(from: before, byAtLeast: threshold)
     }
 
     /// Whether a btrfs allocation changed enough to show: its metadata level, its profiles,

@@ -32,6 +32,8 @@ public struct Publisher: Sendable {
     /// which on some filesystems, ZFS datasets, shrinks as the pool fills): another one
     /// starts it over.
     private var fillMountPoint: String?
+    /// The detector watches the space under this quota's limit (nil: the filesystem's).
+    private var fillQuota: Quota.Kind?
     private var fillType: String?
     private let metadataPolicy = BtrfsMetadataPolicy()
     /// The figures of the last sample accepted, when it was measured and left the current
@@ -117,6 +119,7 @@ public struct Publisher: Sendable {
             lastMeasured = measurement.stats
             figuresDecide = current.path == measurement.path && current.mountPoint == measurement.mountPoint
                 && current.fileSystemType == measurement.fileSystemType && current.btrfs == nil && measurement.btrfs == nil
+                && current.quota == nil && measurement.quota == nil
         }
         return decision
     }
@@ -132,7 +135,8 @@ public struct Publisher: Sendable {
     /// last sample's get the last sample's decision (which was .noData, or made the current
     /// snapshot of them); other figures are no news while the size and read-only state are the same, the used
     /// rate moved less than the threshold from the current snapshot's, and the detector's
-    /// verdict reads the same (not on btrfs, whose allocation comes with the full sample).
+    /// verdict reads the same (not on btrfs, whose allocation comes with the full sample,
+    /// nor under a quota, which does too).
     public mutating func acceptFigures(_ statistics: FilesystemStats, monotonicNanoseconds: UInt64) -> Bool {
         guard let lastMeasured, let current, current.state == .fresh else { return false }
         if lastMeasured != statistics {
@@ -201,12 +205,13 @@ public struct Publisher: Sendable {
     }
 
     private mutating func observeFill(_ measurement: Measurement, at monotonicNanoseconds: UInt64?) -> FastFill? {
-        if measurement.mountPoint != fillMountPoint || measurement.fileSystemType != fillType {
+        if measurement.mountPoint != fillMountPoint || measurement.fileSystemType != fillType || measurement.quota?.kind != fillQuota {
             fillDetector.reset()
+            fillQuota = measurement.quota?.kind
             fillMountPoint = measurement.mountPoint
             fillType = measurement.fileSystemType
         }
         guard let monotonicNanoseconds else { return nil }
-        return fillDetector.observe(seconds: Double(monotonicNanoseconds) / 1e9, availableBytes: measurement.stats.freeBytes)
+        return fillDetector.observe(seconds: Double(monotonicNanoseconds) / 1e9, availableBytes: measurement.limitingStats.freeBytes)
     }
 }

@@ -8,20 +8,14 @@ public enum BtrfsQgroupParser {
     static let referencedFlag: UInt64 = 1
     static let exclusiveFlag: UInt64 = 2
 
-    public struct Reading: Equatable, Sendable {
-        /// The limits set, referenced before exclusive; empty when none is.
-        public var quotas: [Quota]
-        /// `qgroups/inconsistent`: the figures need a rescan and may be wrong.
-        public var inconsistent: Bool
-    }
-
     /// The directory of a subvolume's qgroup, relative to the filesystem's sysfs directory.
     public static func directory(subvolume: UInt64) -> String { "qgroups/0_\(subvolume)" }
 
-    /// nil when quotas are not enabled on the filesystem (no `qgroups/` directory, or
+    /// The limits set, referenced before exclusive (empty when none is); nil when quotas are
+    /// not enabled on the filesystem (no `qgroups/` directory, or
     /// `enabled` is not 1) or the subvolume has no qgroup; the files are read as the kernel
     /// writes them, a number and a newline, and anything else counts as unreadable.
-    public static func read(subvolume: UInt64, from source: some BtrfsSysfsSource) -> Reading? {
+    public static func read(subvolume: UInt64, from source: some BtrfsSysfsSource) -> [Quota]? {
         guard number(source.text("qgroups/enabled")) == 1 else { return nil }
         let directory = directory(subvolume: subvolume)
         guard let flags = number(source.text(directory + "/limit_flags")) else { return nil }
@@ -33,7 +27,7 @@ public enum BtrfsQgroupParser {
                   let limitBytes = number(source.text(directory + "/" + limit)), limitBytes > 0 else { continue }
             quotas.append(Quota(kind: kind, usedBytes: usedBytes, limitBytes: limitBytes))
         }
-        return Reading(quotas: quotas, inconsistent: number(source.text("qgroups/inconsistent")) == 1)
+        return quotas
     }
 
     private static func number(_ text: String?) -> UInt64? {

@@ -33,6 +33,7 @@ public enum JSONRenderer {
         }
         if let fill = snapshot.fastFill, snapshot.state == .fresh { json.addRaw("fast_fill", SpaceDetailsJSON.fastFill(fill)) }
         if let btrfs = snapshot.btrfs { json.addRaw("btrfs", SpaceDetailsJSON.btrfs(btrfs)) }
+        if let quota = snapshot.quota { json.addRaw("quota", SpaceDetailsJSON.quota(quota)) }
         json.add("seq", snapshot.seq)
         json.add("sampled_at", snapshot.sampledAt.rfc3339)
         json.add("state", snapshot.state.rawValue)

@@ -9,12 +9,12 @@ public enum SnapshotView {
         case .rendered(.json):
             return [JSONRenderer.render(snapshot)]
         case .rendered(.text):
-            let severity = options.severity.severity(of: snapshot.stats, previous: .normal)
+            let severity = options.severity.severity(of: snapshot.limitingStats, previous: .normal)
             var lines = [TextRenderer.statusLine(snapshot, options: options, severity: severity)]
             if details { lines += TextRenderer.detailLines(snapshot, options: options) }
             return lines
         case .rendered(let barFormat):
-            let severity = options.severity.severity(of: snapshot.stats, previous: .normal)
+            let severity = options.severity.severity(of: snapshot.limitingStats, previous: .normal)
             let block = BarBlock(snapshot, options: options, severity: severity, expanded: details)
             return [barLine(block, format: barFormat)]
         }

@@ -1,4 +1,4 @@
-/// The JSON objects beyond df's numbers (`--format json`): `fast_fill` and `btrfs`, each
+/// The JSON objects beyond df's numbers (`--format json`): `fast_fill`, `btrfs` and `quota`, each
 /// present only when there is something to say.
 public enum SpaceDetailsJSON {
     /// {"bytes_per_second":120000000,"seconds_to_full":360,"sustained_seconds":30,"text":"filling at …"}
@@ -8,6 +8,19 @@ public enum SpaceDetailsJSON {
         json.add("seconds_to_full", Int(fill.secondsToFull))
         json.add("sustained_seconds", Int(fill.sustainedSeconds))
         json.add("text", fill.description)
+        return json.finish()
+    }
+
+    /// {"kind":"btrfs-referenced","used_bytes":…,"limit_bytes":…,"free_bytes":…,"used_percent":100,"text":"…"}:
+    /// a quota that binds before the filesystem, with df's rule applied to its figures.
+    public static func quota(_ quota: Quota) -> String {
+        var json = JSONObjectWriter()
+        json.add("kind", quota.kind.rawValue)
+        json.add("used_bytes", quota.usedBytes)
+        json.add("limit_bytes", quota.limitBytes)
+        json.add("free_bytes", quota.availableBytes)
+        json.add("used_percent", quota.asFilesystemStats().usedPercent)
+        json.add("text", SpaceDetailsText.quotaText(quota))
         return json.finish()
     }
 

@@ -1,10 +1,12 @@
 /// The detail lines beyond df's numbers, for `--details`: a fast fill, and how a btrfs
 /// filesystem has allocated its devices (what `btrfs filesystem usage` shows, in brief).
 public enum SpaceDetailsText {
+    /// `Quota:\t50.1 MB used of 52.43 MB (btrfs qgroup)` when a quota binds,
     /// `Filling:\t120 MB/s — full in about 6 minutes`, then for btrfs:
     /// `Unallocated:\t12.3 GB of 500 GB`, `Data:\t…`, `Metadata:\t… (DUP), cannot grow`.
     public static func detailLines(_ snapshot: Snapshot) -> [String] {
         var lines: [String] = []
+        if let quota = snapshot.quota { lines.append("Quota:\t" + quotaText(quota)) }
         if let fill = snapshot.fastFill, snapshot.state == .fresh {
             lines.append("Filling:\t\(ByteCountFormat.file(fill.bytesPerSecond))/s \u{2014} "
                          + TimeToFull.describe(lowerSeconds: fill.secondsToFull, upperSeconds: fill.secondsToFull))
@@ -19,6 +21,11 @@ public enum SpaceDetailsText {
             }
         }
         return lines
+    }
+
+    /// "50.1 MB used of 52.43 MB (btrfs qgroup)".
+    public static func quotaText(_ quota: Quota) -> String {
+        "\(ByteCountFormat.file(quota.usedBytes)) used of \(ByteCountFormat.file(quota.limitBytes)) (\(quota.kind.description))"
     }
 
     /// "310.2 GB used of 320 GB (single)".

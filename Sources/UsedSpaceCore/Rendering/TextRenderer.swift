@@ -12,14 +12,15 @@ public enum TextRenderer {
         let cells = options.barWidth ?? ProgressBar.defaultWidth
         let context = options.templateContext(snapshot, barCells: cells)
         let templates = options.templates
-        guard let fraction = snapshot.usedFraction else {
+        // Under a quota that binds, how full is the quota's (marked): it is what the user hits.
+        guard let fraction = snapshot.limitingStats?.usedFraction else {
             if let template = templates.forFailure(notMounted: snapshot.notMounted) { return template.text(context) }
             return "failed: \(reason ?? "no numbers")"
         }
         // A template says {ro} where the user wants it; the default line says it at the end.
         let own = templates.forLevel(severity)?.text(context)
             ?? (cells > 0 ? ProgressBar.render(fraction, width: cells, glyphs: options.glyphs) + " " : "") + PercentText.oneDecimal(fraction) + "%"
-            + (snapshot.stats?.readOnly == true ? "  (read-only)" : "")
+            + (snapshot.stats?.readOnly == true ? "  (read-only)" : "") + (snapshot.quota != nil ? "  (quota)" : "")
         let marks = SpaceDetailsText.marks(snapshot)
         if snapshot.state == .stale {
             if let stale = templates.stale { return stale.text(context) + marks }

@@ -51,7 +51,8 @@ extension Template {
     static func value(_ placeholder: Placeholder, _ context: TemplateContext) -> String {
         let snapshot = context.snapshot
         let stats = snapshot.stats
-        let fraction = stats?.usedFraction
+        // The bar and the percentage follow a quota that binds; the byte counts stay df's.
+        let fraction = snapshot.limitingStats?.usedFraction
         func size(_ bytes: UInt64?) -> String {
             guard let bytes else { return "" }
             return (placeholder.unit ?? context.unit).format(bytes, precision: placeholder.precision)

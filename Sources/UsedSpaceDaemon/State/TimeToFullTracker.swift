@@ -61,7 +61,8 @@ struct TimeToFullTracker {
     /// estimate; nil without a significant trend, or for a snapshot that is not fresh. Within
     /// a minute of the last estimate, that one, counted down by the time since.
     mutating func record(_ snapshot: Snapshot, at time: Timestamp? = nil) -> TimeToFull? {
-        guard snapshot.state == .fresh, let stats = snapshot.stats else { return nil }
+        // Under a quota that binds, the trend is that of the room the quota leaves.
+        guard snapshot.state == .fresh, let stats = snapshot.limitingStats else { return nil }
         let identity = Self.fileSystemIdentity(snapshot)
         var history = histories[snapshot.path] ?? UsageHistory()
         let swapped = fileSystems[snapshot.path].map { $0 != identity } ?? false
@@ -79,8 +80,10 @@ struct TimeToFullTracker {
         return estimate
     }
 
-    /// Which filesystem a snapshot is of, as far as a history cares.
+    /// Which filesystem a snapshot is of, as far as a history cares (a quota that comes or
+    /// goes, or another limit, starts a history of its own).
     static func fileSystemIdentity(_ snapshot: Snapshot) -> String {
         "\(snapshot.mountPoint ?? "") \(snapshot.fileSystemType ?? "") \(snapshot.stats?.totalBytes ?? 0)"
+            + (snapshot.quota.map { " \($0.kind.rawValue) \($0.limitBytes)" } ?? "")
     }
 }

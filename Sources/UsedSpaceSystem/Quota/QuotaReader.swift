@@ -10,24 +10,13 @@ import UsedSpaceCore
 ///   project id. Not tried on a real kernel with quotas (see QuotactlAnswer).
 /// Every call touches the path's own filesystem: call it where sampling may block.
 public enum QuotaReader {
-    public struct Reading: Equatable, Sendable {
-        public var quotas: [Quota]
-        /// Why the figures may be off (a btrfs qgroup that needs a rescan), or nil.
-        public var caveat: String?
-
-        public init(quotas: [Quota], caveat: String? = nil) {
-            self.quotas = quotas
-            self.caveat = caveat
-        }
-    }
-
-    public static func read(at path: String, fileSystemType: String, sysfs: BtrfsSysfs?) -> Reading {
-        guard let file = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK) else { return Reading(quotas: []) }
+    public static func read(at path: String, fileSystemType: String, sysfs: BtrfsSysfs?) -> [Quota] {
+        guard let file = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK) else { return [] }
         if fileSystemType == "btrfs" {
             var subvolume: UInt64 = 0
             guard let sysfs, clinux_btrfs_subvolume_id(file.rawValue, &subvolume) == 0,
-                  let reading = BtrfsQgroupParser.read(subvolume: subvolume, from: sysfs) else { return Reading(quotas: []) }
-            return Reading(quotas: reading.quotas, caveat: reading.inconsistent ? "the btrfs qgroups need a rescan (btrfs quota rescan)" : nil)
+                  let reading = BtrfsQgroupParser.read(subvolume: subvolume, from: sysfs) else { return [] }
+            return reading
         }
         var quotas: [Quota] = []
         var project: UInt32 = 0
@@ -43,6 +32,6 @@ public enum QuotaReader {
                   let quota = try? QuotactlAnswer.quota(kind: kind, from: answer) else { continue }
             quotas.append(quota)
         }
-        return Reading(quotas: quotas)
+        return quotas
     }
 }

@@ -16,8 +16,9 @@ public enum IsolatedSample {
         let mounts = try? MountTable.read()
         func sampleHere() -> Snapshot {
             var btrfs = BtrfsAllocationReader()
-            return firstSnapshot(btrfs.annotate(mounts.map { mounts in PathSampler.sample(path, mounts: { () throws(FileReadError) in mounts }) }
-                ?? PathSampler.sample(path), device: nil))
+            var quota = QuotaTracker()
+            return firstSnapshot(quota.annotate(btrfs.annotate(mounts.map { mounts in PathSampler.sample(path, mounts: { () throws(FileReadError) in mounts }) }
+                ?? PathSampler.sample(path), device: nil)))
         }
         guard let mounts, MountTable.mayHang(path, in: mounts), let pipe = try? FileDescriptor.pipe() else { return sampleHere() }
         let child = fork()

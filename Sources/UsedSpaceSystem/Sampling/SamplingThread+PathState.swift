@@ -12,6 +12,7 @@ extension SamplingThread {
     struct PathCache: @unchecked Sendable {
         var resolution: PathSampler.Resolution?
         var btrfs = BtrfsAllocationReader()
+        var quota = QuotaTracker()
         /// Samples a path (tests inject a slow one): PathSampler's stat + statvfs.
         var measure: @Sendable (String, inout PathSampler.Resolution?) -> Sample = { path, resolution in
             PathSampler.sample(path, reusing: &resolution)

@@ -55,6 +55,9 @@ extension SamplingThread {
             // A full sample, with the mount table read again (a remount read-only or back).
             reading = nil
             sampled.cache.resolution = nil
+        } else if reading != nil, sampled.cache.probe == nil, sampled.cache.quota.isDue(now: now) {
+            // A full sample, for the quota's limits (a limit set or lifted meanwhile).
+            reading = nil
         }
         if let reading {
             sampled.cache.quick.viewReadOnly = reading.viewReadOnly
@@ -80,6 +83,7 @@ extension SamplingThread {
             cache.resolutionChanged(path: path)
         }
         sample = cache.btrfs.annotate(sample, device: cache.resolution?.device)
+        if cache.probe == nil { sample = cache.quota.annotate(sample, now: now) }
         cache.quick.identifier = nil
         // Through a probe, the figures of the next sample come with the next full one: no
         // statvfs is made here (the quick check needs the identifier).
