@@ -1,17 +1,17 @@
 import UsedSpaceCore
 
 /// Adds the quota that binds (Quota.binding) to the samples of one path. The limits are
-/// read at the first sample of a filesystem and then once a minute, to see a limit set or
-/// lifted; while the filesystem has a limit, at every sample whose figures moved, and on
-/// btrfs at every sample (a qgroup counts a write at the transaction's commit, seconds
-/// after statvfs has shown it). A filesystem without quotas costs one read a minute.
+/// read at the first sample of a filesystem and then once a minute, to see a limit set;
+/// while the filesystem has a limit, at every sample (what counts against it moves where
+/// statvfs's figures do not: a btrfs qgroup counts a write at the transaction's commit,
+/// seconds after statvfs showed it, and a limit may be lifted). A filesystem without
+/// quotas costs one read a minute.
 public struct QuotaTracker {
     public static let refreshNanoseconds: UInt64 = 60_000_000_000
 
     private var identity: (mountPoint: String, type: String)?
     private var sysfs: BtrfsSysfs?
     private var readAt: UInt64?
-    private var readFor: FilesystemStats?
     private var quotas: [Quota] = []
 
     public init() {}
@@ -28,28 +28,25 @@ public struct QuotaTracker {
             identity = (measurement.mountPoint, measurement.fileSystemType)
             if measurement.fileSystemType == "btrfs" { sysfs = BtrfsSysfs.find(for: measurement.path) }
         }
-        let stale = readAt.map { now < $0 || now - $0 >= Self.refreshNanoseconds } ?? true
-        let limited = !quotas.isEmpty && (measurement.fileSystemType == "btrfs" || readFor != measurement.stats)
-        if stale || limited {
+        if isDue(now: now) || readAt == nil {
             quotas = QuotaReader.read(at: measurement.path, fileSystemType: measurement.fileSystemType, sysfs: sysfs)
             readAt = now
-            readFor = measurement.stats
         }
         measurement.quota = Quota.binding(quotas, on: measurement.stats)
         return .measured(measurement)
     }
 
-    /// Whether the limits are due to be read again (a minute since the last read): the
-    /// sampler then takes a full sample instead of its quick statvfs.
+    /// Whether the limits are due to be read again (there is one, or a minute has passed
+    /// since the last read): the sampler then takes a full sample, not its quick statvfs.
     public func isDue(now: UInt64) -> Bool {
-        readAt.map { now >= $0 && now - $0 >= Self.refreshNanoseconds } ?? false
+        guard let readAt else { return false }
+        return !quotas.isEmpty || now < readAt || now - readAt >= Self.refreshNanoseconds
     }
 
     private mutating func forget() {
         identity = nil
         sysfs = nil
         readAt = nil
-        readFor = nil
         quotas = []
     }
 }
