@@ -50,4 +50,33 @@ import Testing
         #expect(FillWriter(pid: 7, command: "dd", bytesPerSecond: 1).description(home: "/") == "dd (pid 7)")
         #expect(FillWriter(pid: 7, command: "dd", bytesPerSecond: 1, file: "/tmp/a\nb").description(home: nil) == "dd (pid 7) writing /tmp/a?b")
     }
+
+    static func filling(_ writers: FillWriters?, state: SnapshotState = .fresh) -> Snapshot {
+        var snapshot = Snapshot(path: "/home/alice", mountPoint: "/home", fileSystemType: "ext4",
+                                stats: FilesystemStats(blockSize: 1_000_000, totalBlocks: 1000, freeBlocks: 500, availableBlocks: 500),
+                                state: state, seq: 9, sampledAt: Timestamp(secondsSinceEpoch: 1_800_000_000), source: .daemon)
+        snapshot.fastFill = FastFill(bytesPerSecond: 120_000_000, secondsToFull: 360, sustainedSeconds: 30)
+        snapshot.fillWriters = writers
+        return snapshot
+    }
+
+    @Test func theDetailsAndJSONSayWhoIsFilling() throws {
+        let python = FillWriter(pid: 4242, command: "python3", bytesPerSecond: 120_000_000, file: "/home/alice/Downloads/x.iso")
+        let named = Self.filling(FillWriters([python], home: "/home/alice"))
+        #expect(TextRenderer.detailLines(named).contains("Writing:\tpython3 (pid 4242) writing ~/Downloads/x.iso, 120 MB/s"),
+                "\(TextRenderer.detailLines(named))")
+        let block = BarBlock(named, options: BarOptions(), severity: .critical, expanded: true)
+        #expect(block.details.contains("Writing: python3 (pid 4242) writing ~/Downloads/x.iso, 120 MB/s"), "\(block.details)")
+        guard case .array(let writers)? = try JSONParser.parse(JSONRenderer.render(named))["fast_fill"]?["writers"] else {
+            Issue.record("no writers in fast_fill")
+            return
+        }
+        #expect(writers.first?["pid"]?.uint64Value == 4242 && writers.first?["file"]?.stringValue == "/home/alice/Downloads/x.iso")
+
+        // None of the user's: said so; nobody looked (the daemon's own views): nothing said.
+        #expect(TextRenderer.detailLines(Self.filling(FillWriters([], home: nil))).contains("Writing:\tanother user or the system"))
+        #expect(!TextRenderer.detailLines(Self.filling(nil)).contains { $0.hasPrefix("Writing:") })
+        #expect(try JSONParser.parse(JSONRenderer.render(Self.filling(nil)))["fast_fill"]?["writers"] == nil)
+        #expect(!TextRenderer.detailLines(Self.filling(FillWriters([python], home: nil), state: .stale)).contains { $0.hasPrefix("Writing:") })
+    }
 }

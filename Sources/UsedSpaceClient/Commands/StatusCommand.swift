@@ -48,6 +48,8 @@ enum StatusCommand {
             let automatic = Set(TargetPaths.automatic(configuration, explicit: explicit))
             shown.removeAll { automatic.contains($0.path) && $0.error == SampleError.permissionDenied(path: $0.path).description }
         }
+        // Who is filling a filesystem, where it is shown (details, JSON, waybar's tooltip).
+        if options.details || options.format == .json || options.format == .waybar { shown = FillWriterLookup.named(shown) }
         // The home directory names [filesystem ~/…] sections: only a configuration has them.
         let profiles = BarProfiles(configuration: options.format.isBar ? configuration : Configuration(),
                                    commandLine: options.bar.pairs, home: needsConfiguration ? TargetPaths.lexicalHome : nil)

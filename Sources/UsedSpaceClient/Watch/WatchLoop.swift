@@ -19,6 +19,8 @@ final class WatchLoop {
         var expanded: Bool
         /// Sampling here, while no daemon serves this path.
         var sampler: SamplingThread?
+        /// Who is filling it, looked up here at each update while a fast fill is seen.
+        var writers = FillWriterLookup()
 
         init(path: String, canonical: String?, expanded: Bool) {
             self.path = path
@@ -261,7 +263,8 @@ final class WatchLoop {
                         targets.first { $0.matches(snapshot.path) } ?? Target(path: snapshot.path, canonical: snapshot.path, expanded: options.expanded)
                     }
                 }
-                for snapshot in snapshots {
+                var named: [Snapshot] = []
+                for var snapshot in snapshots {
                     // One path: the daemon answers for it.
                     var found = all ? targets.first(where: { $0.matches(snapshot.path) }) : targets.first
                     if found == nil && all && !snapshot.watchEnded {
@@ -270,8 +273,10 @@ final class WatchLoop {
                         targets.append(added)
                         found = added
                     }
-                    guard let target = found else { continue }
+                    guard let target = found else { named.append(snapshot); continue }
                     target.sampler = nil
+                    snapshot = target.writers.named(snapshot)
+                    named.append(snapshot)
                     target.snapshot = snapshot
                     target.severity = severity(of: snapshot, for: target)
                 }
@@ -280,7 +285,7 @@ final class WatchLoop {
                 if all { targets.removeAll { $0.snapshot?.watchEnded == true } }
                 reportConfigurationProblem(snapshots.lazy.compactMap(\.configurationProblem).first)
                 // JSON writes each snapshot; the bars draw the whole state once (repeats are skipped).
-                for snapshot in snapshots { guard render(changed: snapshot) else { return false } }
+                for snapshot in named { guard render(changed: snapshot) else { return false } }
             case .refused(let code, _):
                 // The daemon watches other paths (for good), or is busy: sample here.
                 self.subscription = nil
@@ -337,6 +342,7 @@ final class WatchLoop {
     // MARK: - Showing and clicking
 
     private func show(_ new: Snapshot, for target: Target) -> Bool {
+        let new = target.writers.named(new)
         target.snapshot = new
         target.severity = severity(of: new, for: target)
         return render(changed: new)

@@ -43,13 +43,14 @@ public struct BarBlock: Equatable, Sendable {
         // details keep df's numbers and add the quota's.
         let quotaDetails = snapshot.quota.map { ["Quota: " + SpaceDetailsText.quotaText($0)] } ?? []
         let quotaMark = snapshot.quota == nil ? "" : " (quota)"
+        let writerDetails = SpaceDetailsText.writerLines(snapshot).map { "Writing: " + $0 }
         if let stats = snapshot.stats, let fraction = snapshot.limitingStats?.usedFraction {
             if let lines = templates.details {
-                details = BarTemplates.lines(lines, context) + alerts.map(\.detail) + configurationDetails
+                details = BarTemplates.lines(lines, context) + alerts.map(\.detail) + writerDetails + configurationDetails
             } else {
                 details = ["Used: " + options.unit.format(stats.usedBytes), "Free: " + options.unit.format(stats.freeBytes),
                            "Total: " + options.unit.format(stats.totalBytes)]
-                    + (stats.readOnly ? ["Read-only"] : []) + quotaDetails + (snapshot.timeToFull.map { [$0.description] } ?? []) + alerts.map(\.detail) + configurationDetails
+                    + (stats.readOnly ? ["Read-only"] : []) + quotaDetails + (snapshot.timeToFull.map { [$0.description] } ?? []) + alerts.map(\.detail) + writerDetails + configurationDetails
             }
             let own = templates.forLevel(severity)?.text(context)
                 ?? label + (barCells > 0 ? ProgressBar.render(fraction, width: barCells, glyphs: options.glyphs) + " " : "")

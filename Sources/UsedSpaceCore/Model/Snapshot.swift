@@ -21,6 +21,11 @@ public struct Snapshot: Equatable, Sendable {
     /// A fill caught in the last seconds to minutes (FillDetector), as of `sampledAt`; nil
     /// when nothing is filling the filesystem fast. Only a fresh snapshot has one.
     public var fastFill: FastFill?
+    /// Who is filling it, while a fast fill is seen: the user's own processes writing there
+    /// fastest, named by the client that shows the snapshot (the daemon's sandbox cannot read
+    /// them). nil: nobody looked; empty: none of the user's processes is writing there.
+    /// Never persisted nor sent.
+    public var fillWriters: FillWriters?
     /// How the btrfs filesystem has allocated its devices; nil on other filesystems.
     public var btrfs: BtrfsAllocation?
     /// A quota that leaves less room than the filesystem (Measurement.quota).

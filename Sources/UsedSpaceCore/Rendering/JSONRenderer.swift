@@ -31,7 +31,7 @@ public enum JSONRenderer {
         } else {
             json.addRaw("time_to_full", "null")
         }
-        if let fill = snapshot.fastFill, snapshot.state == .fresh { json.addRaw("fast_fill", SpaceDetailsJSON.fastFill(fill)) }
+        if let fill = snapshot.fastFill, snapshot.state == .fresh { json.addRaw("fast_fill", SpaceDetailsJSON.fastFill(fill, writers: snapshot.fillWriters)) }
         if let btrfs = snapshot.btrfs { json.addRaw("btrfs", SpaceDetailsJSON.btrfs(btrfs)) }
         if let quota = snapshot.quota { json.addRaw("quota", SpaceDetailsJSON.quota(quota)) }
         json.add("seq", snapshot.seq)

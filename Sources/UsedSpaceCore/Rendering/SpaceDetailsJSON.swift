@@ -2,12 +2,22 @@
 /// present only when there is something to say.
 public enum SpaceDetailsJSON {
     /// {"bytes_per_second":120000000,"seconds_to_full":360,"sustained_seconds":30,"text":"filling at …"}
-    public static func fastFill(_ fill: FastFill) -> String {
+    public static func fastFill(_ fill: FastFill, writers: FillWriters? = nil) -> String {
         var json = JSONObjectWriter()
         json.add("bytes_per_second", fill.bytesPerSecond)
         json.add("seconds_to_full", Int(fill.secondsToFull))
         json.add("sustained_seconds", Int(fill.sustainedSeconds))
         json.add("text", fill.description)
+        if let writers {
+            json.addRaw("writers", "[" + writers.writers.map { writer in
+                var object = JSONObjectWriter()
+                object.add("pid", Int(writer.pid))
+                object.add("command", writer.command)
+                object.add("bytes_per_second", writer.bytesPerSecond)
+                object.add("file", writer.file)
+                return object.finish()
+            }.joined(separator: ",") + "]")
+        }
         return json.finish()
     }
 

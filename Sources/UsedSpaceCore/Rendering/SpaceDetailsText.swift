@@ -10,6 +10,7 @@ public enum SpaceDetailsText {
         if let fill = snapshot.fastFill, snapshot.state == .fresh {
             lines.append("Filling:\t\(ByteCountFormat.file(fill.bytesPerSecond))/s \u{2014} "
                          + TimeToFull.describe(lowerSeconds: fill.secondsToFull, upperSeconds: fill.secondsToFull))
+            lines += writerLines(snapshot).map { "Writing:\t" + $0 }
         }
         if let btrfs = snapshot.btrfs {
             lines.append("Unallocated:\t\(ByteCountFormat.file(btrfs.unallocatedBytes)) of \(ByteCountFormat.file(btrfs.deviceBytes))")
@@ -21,6 +22,14 @@ public enum SpaceDetailsText {
             }
         }
         return lines
+    }
+
+    /// Who is filling it, a line each ("python3 (pid 4242) writing ~/Downloads/x.iso, 120
+    /// MB/s"), or "another user or the system"; nothing when nobody looked.
+    public static func writerLines(_ snapshot: Snapshot) -> [String] {
+        guard let found = snapshot.fillWriters, snapshot.fastFill != nil, snapshot.state == .fresh else { return [] }
+        guard !found.writers.isEmpty else { return [FillWriter.nobodyOfYours] }
+        return found.writers.map { $0.description(home: found.home) + ", \(ByteCountFormat.file($0.bytesPerSecond))/s" }
     }
 
     /// "50.1 MB used of 52.43 MB (btrfs qgroup)".

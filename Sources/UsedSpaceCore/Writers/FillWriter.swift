@@ -34,6 +34,19 @@ public struct FillWriter: Equatable, Sendable {
     }
 }
 
+/// The user's processes filling a filesystem, as a client looked them up (FillWriterSurvey),
+/// with the user's home, which the files under it are shown relative to.
+public struct FillWriters: Equatable, Sendable {
+    /// Fastest first; empty when none of the user's processes writes there.
+    public var writers: [FillWriter]
+    public var home: String?
+
+    public init(_ writers: [FillWriter], home: String?) {
+        self.writers = writers
+        self.home = home
+    }
+}
+
 /// Who wrote fastest between two looks at the user's processes: the same processes (pid and
 /// start time) in both, by the growth of the larger of their two write counters, fastest
 /// first; a process that wrote less than `minimumBytesPerSecond` is not a writer.
