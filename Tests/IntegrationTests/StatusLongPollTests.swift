@@ -71,11 +71,17 @@ struct StatusLongPollTests {
         let now = try daemon.usedspace(["status", "--format", "json"])
         let seq = try #require(Self.seq(now.stdout), "\(now.stdout)")
 
-        // The widget is gone (its pipe closed): the poll ends within a second or two.
-        let poll = try WatchProcess(daemon.clientCommand(["status", "--format", "json", "--after", "\(seq)"], environment: [:]))
-        #expect(!waitUntil(seconds: 0.5) { !poll.process.isRunning })
-        poll.closeOutput()
-        #expect(waitUntil(seconds: 2) { !poll.process.isRunning }, "still waiting after its reader left")
+        // The widget is gone: its reader, the only holder of the pipe's other end (a shell's
+        // pipeline, so that no other process of the test's can have inherited it), exits
+        // after 1 s; the poll ends with it, and the pipeline within a second or two more.
+        let session = daemon.manager.userCommand
+        let pipeline = "\(quoted(CommandRunner.usedspace)) status --format json --after \(seq) | { sleep 1; exit 0; }"
+        let started = Date()
+        let ended = try CommandRunner.run(session.executable, session.arguments + ["/bin/sh", "-c", pipeline],
+                                          environment: daemon.manager.environment, timeout: 30)
+        let seconds = Date().timeIntervalSince(started)
+        print("measured: a long poll ended \(String(format: "%.2f", seconds - 1)) s after its reader")
+        #expect(ended.status == 0 && seconds < 3, "still waiting \(seconds) s after its reader left: \(ended.stderr)")
 
         // No daemon: the client samples by itself and answers at once, as status always does.
         try daemon.stopSocket()
