@@ -1,0 +1,85 @@
+// The daemon on the session bus (docs/dbus.md), read as an ObjectManager client: one async
+// Gio.DBusObjectManagerClient that gets every filesystem object at once, follows objects
+// added and removed, the properties each publish changes, and the name's owner coming and
+// going (g-name-owner). Nothing here polls, and nothing touches a filesystem: the shell
+// only ever waits on the bus, asynchronously.
+import Gio from 'gi://Gio';
+import GLib from 'gi://GLib';
+import {readFilesystem} from './filesystem.js';
+
+export const BUS_NAME = 'io.github.usedspace.UsedSpace1';
+export const ROOT_PATH = '/io/github/usedspace/UsedSpace1';
+export const FILESYSTEM_INTERFACE = 'io.github.usedspace.UsedSpace1.Filesystem';
+
+export class UsedSpaceClient {
+    // `onChange()` is called after every change of what `filesystems` or `daemon` say.
+    constructor(onChange) {
+        this._onChange = onChange;
+        this._manager = null;
+        this._signals = [];
+        this._cancellable = new Gio.Cancellable();
+        // 'connecting' until the bus first answers, then 'running' or 'absent'.
+        this.daemon = 'connecting';
+        this.filesystems = [];
+        // Without DO_NOT_AUTO_START: the first look at the name starts the daemon through
+        // D-Bus activation (its service file says SystemdService=usedspace.service).
+        Gio.DBusObjectManagerClient.new_for_bus(
+            Gio.BusType.SESSION, Gio.DBusObjectManagerClientFlags.NONE, BUS_NAME, ROOT_PATH,
+            null, this._cancellable, (_source, result) => this._ready(result));
+    }
+
+    _ready(result) {
+        try {
+            this._manager = Gio.DBusObjectManagerClient.new_for_bus_finish(result);
+        } catch (error) {
+            if (!error.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
+                logError(error, 'usedspace: cannot follow the daemon on the session bus');
+            return;
+        }
+        const refresh = () => this._refresh();
+        for (const signal of ['notify::name-owner', 'object-added', 'object-removed', 'interface-added',
+            'interface-removed', 'interface-proxy-properties-changed'])
+            this._signals.push(this._manager.connect(signal, refresh));
+        this._refresh();
+    }
+
+    // Reads every filesystem object anew from the proxies' caches (a few dozen properties;
+    // it runs once per publish, never on an idle disk).
+    _refresh() {
+        this.daemon = this._manager.name_owner !== null ? 'running' : 'absent';
+        this.filesystems = [];
+        for (const object of this._manager.get_objects()) {
+            const proxy = object.get_interface(FILESYSTEM_INTERFACE);
+            if (!proxy)
+                continue;
+            this.filesystems.push(readFilesystem(object.get_object_path(), name => {
+                const value = proxy.get_cached_property(name);
+                return value ? [value.get_type_string(), value.deepUnpack()] : null;
+            }));
+        }
+        this._onChange();
+    }
+
+    // D-Bus activation by hand: the daemon started through the bus (and so by systemd).
+    startDaemon() {
+        Gio.DBus.session.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+            'StartServiceByName', new GLib.Variant('(su)', [BUS_NAME, 0]), null, Gio.DBusCallFlags.NONE, -1,
+            this._cancellable, (connection, result) => {
+                try {
+                    connection.call_finish(result);
+                } catch (error) {
+                    logError(error, 'usedspace: cannot start the daemon');
+                }
+            });
+    }
+
+    destroy() {
+        this._cancellable.cancel();
+        if (this._manager) {
+            for (const id of this._signals)
+                this._manager.disconnect(id);
+        }
+        this._signals = [];
+        this._manager = null;
+    }
+}

@@ -1,0 +1,75 @@
+// What the indicator, the menu and the date menu say, from the daemon's state: pure, so that
+// every state (no daemon, stale, failed, a malformed reply) is worded in one place.
+import * as Format from './format.js';
+import {displayName, panelFilesystem} from './filesystem.js';
+
+// The top bar: `text` beside the bar, `fill` (0 to 1) of the bar, `level` (the colour:
+// normal, warning, critical) and `mode` (fresh, stale, failed, error, no-daemon, empty).
+// `daemon`: 'connecting' (before the first answer of the bus), 'running' or 'absent'.
+export function indicatorView(daemon, filesystems, home) {
+    if (daemon === 'absent')
+        return {mode: 'no-daemon', level: 'normal', fill: 0, text: 'no daemon'};
+    const fs = panelFilesystem(filesystems, home);
+    if (!fs)
+        return {mode: 'empty', level: 'normal', fill: 0, text: '–'};
+    if (fs.problem)
+        return {mode: 'error', level: 'critical', fill: 0, text: 'error'};
+    const prefix = fs.label ? `${fs.label.trim()} ` : fs.path === home ? '' : `${fs.path} `;
+    if (!fs.hasNumbers)
+        return {mode: 'failed', level: fs.severity, fill: 0, text: `${prefix}failed`};
+    const percent = `${prefix}${Format.percentText(fs.usedBytes, fs.freeBytes)}%`;
+    const fill = Format.filledCells(fs.usedBytes, fs.freeBytes, 1000) / 1000;
+    if (fs.state === 'stale')
+        return {mode: 'stale', level: fs.severity, fill, text: `${percent} (stale)`};
+    return {mode: 'fresh', level: fs.severity, fill, text: percent};
+}
+
+// One filesystem in the menu: a title, the bar's fill and percentage, and detail lines, each
+// [label, value] (as `usedspace status --details` prints Used, Free and Total).
+export function filesystemView(fs, home) {
+    if (fs.problem) {
+        return {
+            title: fs.path, subtitle: '', level: 'critical', mode: 'error', fill: 0, percent: '',
+            lines: [['Error', fs.problem]],
+        };
+    }
+    const subtitle = [fs.mountPoint !== fs.path ? fs.mountPoint : '', fs.fsType, fs.readOnly ? 'read-only' : '']
+        .filter(part => part).join(' · ');
+    const view = {
+        title: displayName(fs, home), subtitle, level: fs.severity, mode: fs.state,
+        fill: 0, percent: '', lines: [],
+    };
+    if (fs.hasNumbers) {
+        view.fill = Format.filledCells(fs.usedBytes, fs.freeBytes, 1000) / 1000;
+        view.percent = `${Format.percentText(fs.usedBytes, fs.freeBytes)}%`;
+        view.lines.push(['Used', Format.fileSize(fs.usedBytes)]);
+        view.lines.push(['Free', Format.fileSize(fs.freeBytes)]);
+        view.lines.push(['Total', Format.fileSize(fs.totalBytes)]);
+    }
+    if (fs.readOnly)
+        view.lines.push(['Mounted', 'read-only']);
+    if (fs.timeToFull)
+        view.lines.push(['Trend', fs.timeToFull]);
+    if (fs.fastFill && fs.state === 'fresh')
+        view.lines.push(['Filling', Format.fastFillText(fs.fastFill.bytesPerSecond, fs.fastFill.secondsToFull)]);
+    if (fs.btrfs) {
+        view.lines.push(['Unallocated', Format.fileSize(fs.btrfs.unallocatedBytes)]);
+        if (fs.btrfs.metadata === 'low' || fs.btrfs.metadata === 'full')
+            view.lines.push(['Metadata', `btrfs metadata ${fs.btrfs.metadata}: writes fail once it is full`]);
+    }
+    if (fs.state === 'stale')
+        view.lines.push(['Stale', fs.error || 'not confirmed since the daemon started']);
+    else if (fs.state === 'failed')
+        view.lines.push(['Failed', fs.error || 'no numbers']);
+    return view;
+}
+
+// The date menu's lines for one filesystem: "Home", "35.2%", "307.8 GB free of 500 GB".
+export function summaryLine(fs, home) {
+    const view = filesystemView(fs, home);
+    if (fs.problem)
+        return {name: view.title, percent: 'error', free: fs.problem, level: 'critical', fill: 0, mode: 'error'};
+    const free = fs.hasNumbers ? `${Format.fileSize(fs.freeBytes)} free of ${Format.fileSize(fs.totalBytes)}` : fs.error || 'failed';
+    const mark = fs.state === 'stale' ? ' (stale)' : '';
+    return {name: view.title, percent: view.percent + mark, free, level: view.level, fill: view.fill, mode: view.mode};
+}

@@ -1,0 +1,118 @@
+// What the daemon says of one watched filesystem, read from its D-Bus properties
+// (docs/dbus.md) and checked: a property that is missing or of another type, or a state the
+// contract does not name, makes the filesystem's `problem`, shown as an error, never a
+// broken indicator. Pure: no Gio here, so that the checks are tested without a bus.
+
+// io.github.usedspace.UsedSpace1.Filesystem: every property and its D-Bus type.
+export const PROPERTY_TYPES = {
+    Path: 's', MountPoint: 's', Type: 's', Label: 's',
+    UsedRate: 'd', UsedPercent: 'i',
+    UsedBytes: 't', FreeBytes: 't', TotalBytes: 't', ReservedBytes: 't',
+    ReadOnly: 'b', State: 's', Severity: 's', Error: 's',
+    TimeToFull: 's', TimeToFullLowerSeconds: 'x', TimeToFullUpperSeconds: 'x',
+    FastFillBytesPerSecond: 'd', FastFillSecondsToFull: 'x',
+    BtrfsUnallocatedBytes: 't', BtrfsMetadata: 's',
+    Seq: 't', SampledAt: 'x',
+};
+
+const STATES = ['fresh', 'stale', 'failed'];
+const SEVERITIES = ['normal', 'warning', 'critical'];
+const BTRFS_METADATA = ['', 'ok', 'low', 'full'];
+
+// `lookup(name)` gives [typeString, value] of a property, or null when it is missing.
+// Returns a plain record; `problem` is null when everything checked out.
+export function readFilesystem(objectPath, lookup) {
+    const values = {};
+    for (const [name, type] of Object.entries(PROPERTY_TYPES)) {
+        const found = lookup(name);
+        if (!found)
+            return broken(objectPath, `the daemon sent no ${name}`);
+        const [actual, value] = found;
+        if (actual !== type)
+            return broken(objectPath, `the daemon sent ${name} as '${actual}', not '${type}'`);
+        values[name] = value;
+    }
+    if (!STATES.includes(values.State))
+        return broken(objectPath, `the daemon sent an unknown State '${values.State}'`);
+    if (!SEVERITIES.includes(values.Severity))
+        return broken(objectPath, `the daemon sent an unknown Severity '${values.Severity}'`);
+    if (!BTRFS_METADATA.includes(values.BtrfsMetadata))
+        return broken(objectPath, `the daemon sent an unknown BtrfsMetadata '${values.BtrfsMetadata}'`);
+    if (values.Path === '')
+        return broken(objectPath, 'the daemon sent an empty Path');
+    const hasNumbers = values.State !== 'failed' && values.UsedBytes + values.FreeBytes > 0;
+    return {
+        objectPath,
+        problem: null,
+        path: values.Path,
+        mountPoint: values.MountPoint,
+        fsType: values.Type,
+        label: values.Label,
+        state: values.State,
+        severity: values.Severity,
+        error: values.Error,
+        hasNumbers,
+        usedRate: values.UsedRate,
+        usedBytes: values.UsedBytes,
+        freeBytes: values.FreeBytes,
+        totalBytes: values.TotalBytes,
+        reservedBytes: values.ReservedBytes,
+        readOnly: values.ReadOnly,
+        timeToFull: values.TimeToFull,
+        fastFill: values.FastFillBytesPerSecond > 0 && values.FastFillSecondsToFull >= 0
+            ? {bytesPerSecond: values.FastFillBytesPerSecond, secondsToFull: values.FastFillSecondsToFull}
+            : null,
+        btrfs: values.BtrfsMetadata === ''
+            ? null
+            : {unallocatedBytes: values.BtrfsUnallocatedBytes, metadata: values.BtrfsMetadata},
+        seq: values.Seq,
+        sampledAt: values.SampledAt,
+    };
+}
+
+function broken(objectPath, problem) {
+    return {objectPath, problem, path: watchedPath(objectPath), severity: 'normal', state: 'failed', hasNumbers: false};
+}
+
+// The watched path an object's path names (systemd's bus path escaping: "_2fhome" is
+// "/home"), to say which filesystem a malformed object is about.
+export function watchedPath(objectPath) {
+    const escaped = objectPath.slice(objectPath.lastIndexOf('/') + 1);
+    try {
+        return decodeURIComponent(escaped.replace(/_([0-9a-f]{2})/g, '%$1'));
+    } catch (_error) {
+        return escaped;
+    }
+}
+
+const RANK = {normal: 0, warning: 1, critical: 2};
+
+// The filesystem the top bar shows: the most severe (a problem counts as critical: it must
+// be seen), then the one holding `home`, then the first by path. null when there is none.
+export function panelFilesystem(filesystems, home) {
+    const rank = fs => fs.problem ? 3 : RANK[fs.severity];
+    const ordered = sortedForMenu(filesystems, home);
+    let shown = null;
+    for (const fs of ordered) {
+        if (!shown || rank(fs) > rank(shown))
+            shown = fs;
+    }
+    return shown;
+}
+
+// The menu's order: the home directory's filesystem first, then by path.
+export function sortedForMenu(filesystems, home) {
+    return [...filesystems].sort((a, b) => {
+        if ((a.path === home) !== (b.path === home))
+            return a.path === home ? -1 : 1;
+        return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+    });
+}
+
+// The name a filesystem goes by: its label, else "Home" for the home directory, else the
+// watched path.
+export function displayName(fs, home) {
+    if (fs.label)
+        return fs.label.trim();
+    return fs.path === home ? 'Home' : fs.path;
+}
