@@ -3,13 +3,15 @@
 #
 #   OUT/gnome-43/usedspace@usedspace.github.io/   GNOME Shell 43 and 44 (legacy imports)
 #   OUT/gnome-45/usedspace@usedspace.github.io/   GNOME Shell 45 and later (ES modules)
+#   OUT/plasma/io.github.usedspace/                KDE Plasma 5.27 widget
 #
 # Usage: desktop/build.sh OUT VERSION
 #
 # The GNOME modules (gnome-shell/src) and the shared formatting (common/format.js) are
 # written as ES modules, which GNOME 45 loads as they are; for GNOME 43 each module's
 # imports and exports are rewritten to the legacy importer's form, and a form this script
-# does not know stops the build (so that nothing half-converted is installed). Each extension gets its GSettings
+# does not know stops the build (so that nothing half-converted is installed); Plasma takes
+# them as ".pragma library" scripts. Each extension gets its GSettings
 # schema, compiled (gschemas.compiled, which GNOME reads from the extension's schemas/);
 # `make deb` leaves the compiled file out and installs the schema system-wide instead.
 set -eu
@@ -41,7 +43,7 @@ gnome() { # VARIANT SHELL_VERSIONS
 	dir=$out/gnome-$1/$uuid
 	rm -rf "$dir"
 	mkdir -p "$dir/schemas"
-	for module in "$here/common/format.js" "$here"/gnome-shell/src/*.js; do
+	for module in "$here"/common/*.js "$here"/gnome-shell/src/*.js; do
 		if [ "$1" = 43 ]; then
 			legacy "$module" "$dir/$(basename "$module")"
 		else
@@ -58,3 +60,30 @@ gnome() { # VARIANT SHELL_VERSIONS
 gnome 43 '["43", "44"]'
 gnome 45 '["45", "46", "47", "48"]'
 
+
+# An ES module as a Plasma QML script (".pragma library"): namespace imports become
+# `.import`, exports plain declarations. Plasma's modules import only whole modules.
+qml_script() {
+	{
+		echo '.pragma library'
+		sed -E \
+			-e "s|^import \* as ([A-Za-z]+) from '\./([A-Za-z]+\.js)';$|.import \"\2\" as \1|" \
+			-e "s/^export (const|let) /var /" \
+			-e "s/^export function /function /" \
+			"$1"
+	} >"$2"
+	if grep -nE '^(import|export)\b' "$2" >&2; then
+		echo "$0: $1: an import or export of a form the Plasma conversion does not know (above)" >&2
+		exit 1
+	fi
+}
+
+dir=$out/plasma/io.github.usedspace
+rm -rf "$dir"
+mkdir -p "$out/plasma"
+cp -R "$here/plasma/io.github.usedspace" "$dir"
+sed -i "s|@VERSION@|$version|" "$dir/metadata.json"
+mkdir -p "$dir/contents/code"
+for module in "$here"/common/*.js "$here"/plasma/src/*.js; do
+	qml_script "$module" "$dir/contents/code/$(basename "$module")"
+done

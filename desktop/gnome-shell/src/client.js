@@ -5,7 +5,7 @@
 // only ever waits on the bus, asynchronously.
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
-import {readFilesystem} from './filesystem.js';
+import {readFilesystem} from './dbusFilesystem.js';
 
 export const BUS_NAME = 'io.github.usedspace.UsedSpace1';
 export const ROOT_PATH = '/io/github/usedspace/UsedSpace1';

@@ -8,7 +8,7 @@ import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 import {UsageBar} from './usageBar.js';
 import {applyStyle} from './styleClasses.js';
 import {summaryLine} from './display.js';
-import {sortedForMenu} from './filesystem.js';
+import {sortedForMenu} from './filesystems.js';
 
 export const DateMenuSection = GObject.registerClass(
 class DateMenuSection extends St.Button {

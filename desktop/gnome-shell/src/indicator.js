@@ -10,7 +10,7 @@ import {UsageBar} from './usageBar.js';
 import {applyStyle} from './styleClasses.js';
 import {FilesystemItem} from './filesystemItem.js';
 import {filesystemView, indicatorView} from './display.js';
-import {panelFilesystem, sortedForMenu} from './filesystem.js';
+import {panelFilesystem, sortedForMenu} from './filesystems.js';
 
 export const Indicator = GObject.registerClass(
 class Indicator extends PanelMenu.Button {
@@ -67,7 +67,7 @@ class Indicator extends PanelMenu.Button {
     // Items are updated in place (an open menu keeps its focus and hover while the numbers
     // move), and made anew only when the set of filesystems changes.
     _updateItems(filesystems, home) {
-        const paths = filesystems.map(fs => fs.objectPath);
+        const paths = filesystems.map(fs => fs.key);
         if (paths.join('\n') !== [...this._items.keys()].join('\n')) {
             this._section.removeAll();
             this._items.clear();
@@ -75,11 +75,11 @@ class Indicator extends PanelMenu.Button {
                 const item = new FilesystemItem();
                 item.connect('activate', () => this._actions.openAnalyzer(item.filesystem));
                 this._section.addMenuItem(item);
-                this._items.set(fs.objectPath, item);
+                this._items.set(fs.key, item);
             }
         }
         for (const fs of filesystems) {
-            const item = this._items.get(fs.objectPath);
+            const item = this._items.get(fs.key);
             item.filesystem = fs.problem ? null : fs;
             item.update(filesystemView(fs, home));
         }

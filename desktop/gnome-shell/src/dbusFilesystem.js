@@ -1,7 +1,8 @@
 // What the daemon says of one watched filesystem, read from its D-Bus properties
-// (docs/dbus.md) and checked: a property that is missing or of another type, or a state the
-// contract does not name, makes the filesystem's `problem`, shown as an error, never a
-// broken indicator. Pure: no Gio here, so that the checks are tested without a bus.
+// (docs/dbus.md) into the record of common/filesystems.js, and checked: a property that is
+// missing or of another type, or a state the contract does not name, makes the record's
+// `problem`, shown as an error, never a broken indicator. Pure: no Gio here, so that the
+// checks are tested without a bus.
 
 // io.github.usedspace.UsedSpace1.Filesystem: every property and its D-Bus type.
 export const PROPERTY_TYPES = {
@@ -42,7 +43,7 @@ export function readFilesystem(objectPath, lookup) {
         return broken(objectPath, 'the daemon sent an empty Path');
     const hasNumbers = values.State !== 'failed' && values.UsedBytes + values.FreeBytes > 0;
     return {
-        objectPath,
+        key: objectPath,
         problem: null,
         path: values.Path,
         mountPoint: values.MountPoint,
@@ -52,11 +53,9 @@ export function readFilesystem(objectPath, lookup) {
         severity: values.Severity,
         error: values.Error,
         hasNumbers,
-        usedRate: values.UsedRate,
         usedBytes: values.UsedBytes,
         freeBytes: values.FreeBytes,
         totalBytes: values.TotalBytes,
-        reservedBytes: values.ReservedBytes,
         readOnly: values.ReadOnly,
         timeToFull: values.TimeToFull,
         fastFill: values.FastFillBytesPerSecond > 0 && values.FastFillSecondsToFull >= 0
@@ -66,12 +65,11 @@ export function readFilesystem(objectPath, lookup) {
             ? null
             : {unallocatedBytes: values.BtrfsUnallocatedBytes, metadata: values.BtrfsMetadata},
         seq: values.Seq,
-        sampledAt: values.SampledAt,
     };
 }
 
 function broken(objectPath, problem) {
-    return {objectPath, problem, path: watchedPath(objectPath), severity: 'normal', state: 'failed', hasNumbers: false};
+    return {key: objectPath, problem, path: watchedPath(objectPath), severity: 'normal', state: 'failed', hasNumbers: false};
 }
 
 // The watched path an object's path names (systemd's bus path escaping: "_2fhome" is
@@ -83,36 +81,4 @@ export function watchedPath(objectPath) {
     } catch (_error) {
         return escaped;
     }
-}
-
-const RANK = {normal: 0, warning: 1, critical: 2};
-
-// The filesystem the top bar shows: the most severe (a problem counts as critical: it must
-// be seen), then the one holding `home`, then the first by path. null when there is none.
-export function panelFilesystem(filesystems, home) {
-    const rank = fs => fs.problem ? 3 : RANK[fs.severity];
-    const ordered = sortedForMenu(filesystems, home);
-    let shown = null;
-    for (const fs of ordered) {
-        if (!shown || rank(fs) > rank(shown))
-            shown = fs;
-    }
-    return shown;
-}
-
-// The menu's order: the home directory's filesystem first, then by path.
-export function sortedForMenu(filesystems, home) {
-    return [...filesystems].sort((a, b) => {
-        if ((a.path === home) !== (b.path === home))
-            return a.path === home ? -1 : 1;
-        return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
-    });
-}
-
-// The name a filesystem goes by: its label, else "Home" for the home directory, else the
-// watched path.
-export function displayName(fs, home) {
-    if (fs.label)
-        return fs.label.trim();
-    return fs.path === home ? 'Home' : fs.path;
 }

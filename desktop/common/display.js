@@ -1,15 +1,19 @@
-// What the indicator, the menu and the date menu say, from the daemon's state: pure, so that
-// every state (no daemon, stale, failed, a malformed reply) is worded in one place.
+// What the panel and the details say, from the daemon's state, in GNOME Shell and in Plasma
+// alike: pure, so that every state (no daemon, stale, failed, a malformed answer) is worded
+// in one place.
 import * as Format from './format.js';
-import {displayName, panelFilesystem} from './filesystem.js';
+import * as Filesystems from './filesystems.js';
 
 // The top bar: `text` beside the bar, `fill` (0 to 1) of the bar, `level` (the colour:
 // normal, warning, critical) and `mode` (fresh, stale, failed, error, no-daemon, empty).
-// `daemon`: 'connecting' (before the first answer of the bus), 'running' or 'absent'.
+// `daemon`: 'connecting' (before the first answer), 'running', 'absent', or 'error' (what
+// came was not an answer at all).
 export function indicatorView(daemon, filesystems, home) {
     if (daemon === 'absent')
         return {mode: 'no-daemon', level: 'normal', fill: 0, text: 'no daemon'};
-    const fs = panelFilesystem(filesystems, home);
+    if (daemon === 'error')
+        return {mode: 'error', level: 'critical', fill: 0, text: 'error'};
+    const fs = Filesystems.panelFilesystem(filesystems, home);
     if (!fs)
         return {mode: 'empty', level: 'normal', fill: 0, text: '–'};
     if (fs.problem)
@@ -29,14 +33,14 @@ export function indicatorView(daemon, filesystems, home) {
 export function filesystemView(fs, home) {
     if (fs.problem) {
         return {
-            title: fs.path, subtitle: '', level: 'critical', mode: 'error', fill: 0, percent: '',
+            title: Filesystems.displayName(fs, home), subtitle: '', level: 'critical', mode: 'error', fill: 0, percent: '',
             lines: [['Error', fs.problem]],
         };
     }
     const subtitle = [fs.mountPoint !== fs.path ? fs.mountPoint : '', fs.fsType, fs.readOnly ? 'read-only' : '']
         .filter(part => part).join(' · ');
     const view = {
-        title: displayName(fs, home), subtitle, level: fs.severity, mode: fs.state,
+        title: Filesystems.displayName(fs, home), subtitle, level: fs.severity, mode: fs.state,
         fill: 0, percent: '', lines: [],
     };
     if (fs.hasNumbers) {

@@ -1,0 +1,41 @@
+// In a panel: the bar and the percentage (or "no daemon", "failed", "error"), in the level's
+// colour, italic while stale. A click opens the full view.
+import QtQuick 2.15
+import QtQuick.Layouts 1.15
+import org.kde.plasma.plasmoid 2.0
+import org.kde.plasma.core 2.0 as PlasmaCore
+import org.kde.plasma.components 3.0 as PlasmaComponents3
+
+MouseArea {
+    id: compact
+    property var view
+    property var log
+    readonly property color tint: levels.color(view)
+
+    Layout.minimumWidth: row.implicitWidth
+    Layout.preferredWidth: row.implicitWidth
+    onClicked: plasmoid.expanded = !plasmoid.expanded
+
+    Levels { id: levels }
+
+    RowLayout {
+        id: row
+        anchors.fill: parent
+        spacing: PlasmaCore.Units.smallSpacing
+        UsageBar {
+            Layout.preferredWidth: PlasmaCore.Units.gridUnit * 2
+            Layout.preferredHeight: Math.round(PlasmaCore.Units.gridUnit / 2)
+            Layout.alignment: Qt.AlignVCenter
+            fill: compact.view.fill
+            tint: compact.tint
+        }
+        PlasmaComponents3.Label {
+            id: label
+            text: compact.view.text
+            color: compact.tint
+            font.italic: compact.view.mode === "stale"
+            Layout.alignment: Qt.AlignVCenter
+            onTextChanged: console.debug(compact.log, "compact:", text, "level:", compact.view.level, "mode:", compact.view.mode)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+// The full view: every watched filesystem with its bar and details (Used, Free, Total as
+// `usedspace status --details` says them, the trend, a fast fill, btrfs, read-only), why
+// there is nothing to show when there is not, and Open Disk Usage Analyzer.
+import QtQuick 2.15
+import QtQuick.Layouts 1.15
+import org.kde.plasma.core 2.0 as PlasmaCore
+import org.kde.plasma.components 3.0 as PlasmaComponents3
+import org.kde.plasma.extras 2.0 as PlasmaExtras
+import "../code/display.js" as Display
+import "../code/filesystems.js" as Filesystems
+
+ColumnLayout {
+    id: full
+    property string daemon
+    property string problem
+    property var filesystems
+    property string home
+    property var log
+    signal openAnalyzer(var filesystem)
+
+    Layout.preferredWidth: PlasmaCore.Units.gridUnit * 22
+    Layout.minimumHeight: implicitHeight
+    spacing: PlasmaCore.Units.largeSpacing
+
+    Levels { id: levels }
+
+    PlasmaExtras.Heading {
+        level: 4
+        text: i18n("Used Space")
+    }
+
+    PlasmaComponents3.Label {
+        id: message
+        Layout.fillWidth: true
+        wrapMode: Text.Wrap
+        visible: text !== ""
+        text: full.problem !== "" ? full.problem
+            : full.daemon === "absent" ? i18n("The usedspace daemon is not running: these numbers are the client's own.")
+            : full.daemon === "running" && full.filesystems.length === 0 ? i18n("The usedspace daemon watches no filesystem.")
+            : ""
+        onTextChanged: console.debug(full.log, "message:", text)
+    }
+
+    Repeater {
+        model: Filesystems.sortedForMenu(full.filesystems, full.home)
+        delegate: ColumnLayout {
+            readonly property var view: Display.filesystemView(modelData, full.home)
+            Layout.fillWidth: true
+            spacing: PlasmaCore.Units.smallSpacing
+            RowLayout {
+                PlasmaComponents3.Label {
+                    text: view.title
+                    font.bold: true
+                    Layout.fillWidth: true
+                }
+                PlasmaComponents3.Label {
+                    text: view.subtitle
+                    opacity: 0.7
+                }
+            }
+            RowLayout {
+                UsageBar {
+                    Layout.fillWidth: true
+                    Layout.preferredHeight: Math.round(PlasmaCore.Units.gridUnit / 2)
+                    fill: view.fill
+                    tint: levels.color(view)
+                }
+                PlasmaComponents3.Label {
+                    text: view.percent
+                    color: levels.color(view)
+                    font.italic: view.mode === "stale"
+                }
+            }
+            GridLayout {
+                columns: 2
+                columnSpacing: PlasmaCore.Units.largeSpacing
+                rowSpacing: 0
+                // The lines' labels and values, one cell each.
+                Repeater {
+                    model: [].concat.apply([], view.lines)
+                    delegate: PlasmaComponents3.Label {
+                        text: modelData
+                        opacity: index % 2 === 0 ? 0.7 : 1
+                        wrapMode: Text.Wrap
+                        Layout.fillWidth: index % 2 === 1
+                    }
+                }
+            }
+            onViewChanged: console.debug(full.log, "details:", view.title, view.percent, view.lines.map(line => line.join(": ")).join("; "))
+        }
+    }
+
+    PlasmaComponents3.Button {
+        text: i18n("Open Disk Usage Analyzer")
+        icon.name: "baobab"
+        onClicked: full.openAnalyzer(Filesystems.panelFilesystem(full.filesystems, full.home))
+    }
+}
