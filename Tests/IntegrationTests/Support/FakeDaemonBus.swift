@@ -1,0 +1,68 @@
+import Foundation
+
+/// A stand-in for the daemon on a session bus (Tests/Fixtures/fake-usedspace-bus.py), for
+/// the one thing the real daemon never does: send a malformed reply. Every property is given
+/// with its D-Bus type, so that a test can send one of the wrong type, leave one out, or
+/// name an unknown state; `publish` sends the differences as the daemon would.
+final class FakeDaemonBus {
+    typealias Properties = [String: (type: String, value: Any)]
+
+    static let fixture = DesktopBuild.repository.path + "/Tests/Fixtures/fake-usedspace-bus.py"
+    static let objectPrefix = "/io/github/usedspace/UsedSpace1/filesystem/"
+
+    private let specFile: String
+    private let process: SpawnedProcess
+
+    /// Owns the daemon's name on `manager`'s session bus, as its user, serving `objects`.
+    init(session manager: SystemdUserManager, scratch: ScratchDirectory, objects: [String: Properties]) throws {
+        specFile = scratch.subpath("fake-daemon.json")
+        let log = scratch.subpath("fake-daemon.log")
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        if let user = manager.user { chown(log, user.uid, user.gid) }
+        let user = manager.userCommand
+        process = try SpawnedProcess(user.executable, user.arguments + ["/usr/bin/python3", Self.fixture, specFile],
+                                     environment: manager.environment, logFile: log)
+        try write(objects)
+        let owned = waitUntil(seconds: 10) {
+            (try? manager.runAsUser("/usr/bin/busctl", ["--user", "status", "io.github.usedspace.UsedSpace1"]))?.status == 0
+        }
+        guard owned else { throw HarnessFailure("the stand-in did not take the name: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")") }
+    }
+
+    private func write(_ objects: [String: Properties]) throws {
+        let json = objects.mapValues { properties in properties.mapValues { [$0.type, $0.value] } }
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: specFile), options: .atomic)
+        chmod(specFile, 0o644)
+    }
+
+    /// Serves `objects` from now on, announced as changes (a property left out of an object
+    /// that stays is not announced: the daemon never drops one; remove the object first).
+    /// Wait for what a publish shows before the next: two quick ones may be read as one.
+    func publish(_ objects: [String: Properties]) throws {
+        try write(objects)
+        kill(process.pid, SIGUSR1)
+    }
+
+    /// The object path of a watched path, escaped as systemd escapes bus paths.
+    static func objectPath(_ path: String) -> String {
+        objectPrefix + path.utf8.map { byte -> String in
+            let character = Character(Unicode.Scalar(byte))
+            return (character.isASCII && (character.isLetter || character.isNumber)) ? String(character) : String(format: "_%02x", byte)
+        }.joined()
+    }
+
+    /// Every property of a well-formed filesystem object, as the daemon sends it.
+    static func filesystem(path: String, used: UInt64, free: UInt64, severity: String = "normal", state: String = "fresh") -> Properties {
+        [
+            "Path": ("s", path), "MountPoint": ("s", path), "Type": ("s", "ext4"), "Label": ("s", ""),
+            "UsedRate": ("d", Double(used) / Double(used + free)), "UsedPercent": ("i", Int((used * 100 + used + free - 1) / (used + free))),
+            "UsedBytes": ("t", used), "FreeBytes": ("t", free), "TotalBytes": ("t", used + free), "ReservedBytes": ("t", 0),
+            "ReadOnly": ("b", false), "State": ("s", state), "Severity": ("s", severity), "Error": ("s", ""),
+            "TimeToFull": ("s", ""), "TimeToFullLowerSeconds": ("x", -1), "TimeToFullUpperSeconds": ("x", -1),
+            "FastFillBytesPerSecond": ("d", 0.0), "FastFillSecondsToFull": ("x", -1),
+            "BtrfsUnallocatedBytes": ("t", 0), "BtrfsMetadata": ("s", ""), "Seq": ("t", 1), "SampledAt": ("x", 1_764_000_000),
+        ]
+    }
+
+    deinit { process.stop(seconds: 5) }
+}
