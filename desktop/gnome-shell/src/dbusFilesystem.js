@@ -11,7 +11,7 @@ export const PROPERTY_TYPES = {
     UsedBytes: 't', FreeBytes: 't', TotalBytes: 't', ReservedBytes: 't',
     ReadOnly: 'b', State: 's', Severity: 's', Error: 's',
     TimeToFull: 's', TimeToFullLowerSeconds: 'x', TimeToFullUpperSeconds: 'x',
-    FastFillBytesPerSecond: 'd', FastFillSecondsToFull: 'x',
+    FastFillBytesPerSecond: 't', FastFillSecondsToFull: 'x',
     BtrfsUnallocatedBytes: 't', BtrfsMetadata: 's',
     Seq: 't', SampledAt: 'x',
 };
