@@ -11,10 +11,10 @@ import Testing
 /// bus runs. A fake `baobab` on the shell's PATH records what it was asked to open.
 final class GnomeShellSession {
     static var available: Bool {
-        ["gnome-shell", "dbus-daemon", "gsettings", "busctl", "convert"].allSatisfy(Prerequisite.hasCommand)
+        ["gnome-shell", "gsettings", "convert"].allSatisfy(Prerequisite.hasCommand) && UserBus.available
             && DesktopBuild.available && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/gi")
     }
-    static let requirement: Comment = "needs gnome-shell 43, dbus-daemon, gsettings (libglib2.0-bin), busctl, ImageMagick and python3-gi"
+    static let requirement: Comment = "needs gnome-shell 43, dbus-daemon, gsettings and gdbus (libglib2.0-bin), busctl, ImageMagick and python3-gi"
 
     let manager: SystemdUserManager
     let scratch: ScratchDirectory
@@ -52,28 +52,27 @@ final class GnomeShellSession {
         environment["XDG_CURRENT_DESKTOP"] = "GNOME"
         self.environment = environment
 
-        let bus = try manager.systemctl("start", "dbus.socket")
-        guard bus.status == 0 else { throw HarnessFailure("dbus.socket: \(bus.stderr)") }
-        processes.append(try spawn("/usr/bin/dbus-daemon", ["--session", "--nofork", "--address=" + environment["DBUS_SYSTEM_BUS_ADDRESS"]!],
+        try UserBus(manager: manager).start()
+        processes.append(try spawnAsUser("/usr/bin/dbus-daemon", ["--session", "--nofork", "--address=" + environment["DBUS_SYSTEM_BUS_ADDRESS"]!],
                                    log: "system-bus.log"))
         guard waitUntil(seconds: 10, { FileManager.default.fileExists(atPath: self.scratch.subpath("system-bus")) }) else {
             throw HarnessFailure("no stand-in system bus")
         }
         try gsettings(["set", "org.gnome.shell", "enabled-extensions", "['\(DesktopBuild.extensionUUID)', 'test-hooks@usedspace.test']"])
         try gsettings(["set", "org.gnome.shell", "welcome-dialog-last-shown-version", "'999'"])
-        for (key, value) in settings {
-            try gsettings(["--schemadir", extensions + "/" + DesktopBuild.extensionUUID + "/schemas", "set",
-                           "org.gnome.shell.extensions.usedspace", key, value])
-        }
-        processes.append(try spawn("/usr/bin/gnome-shell", ["--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800"],
-                                   log: "gnome-shell.log"))
+        for (key, value) in settings { try setSetting(key, value) }
+        let shell = try spawnAsUser("/usr/bin/gnome-shell", ["--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800"],
+                                    log: "gnome-shell.log")
+        processes.append(shell)
+        pid = shell.pid
         let ready = waitUntil(seconds: 90) { (try? self.eval("global.context.unsafe_mode && !Main.layoutManager._startingUp")) == "true" }
         guard ready else { throw HarnessFailure("gnome-shell did not come up: \(log.suffix(3000))") }
     }
 
     static let hooks = DesktopBuild.repository.path + "/Tests/Fixtures/gnome-shell/test-hooks@usedspace.test"
 
-    private func spawn(_ executable: String, _ arguments: [String], log: String) throws -> SpawnedProcess {
+    /// A long-running program as the session's user, its output in `log` in the scratch directory.
+    func spawnAsUser(_ executable: String, _ arguments: [String], log: String) throws -> SpawnedProcess {
         let user = manager.userCommand
         let path = scratch.subpath(log)
         _ = FileManager.default.createFile(atPath: path, contents: nil)
@@ -90,6 +89,9 @@ final class GnomeShellSession {
         let user = manager.userCommand
         return try CommandRunner.run(user.executable, user.arguments + [executable] + arguments, environment: environment, timeout: timeout)
     }
+
+    /// The gnome-shell process (nsenter and setpriv exec it).
+    private(set) var pid: pid_t = 0
 
     /// The shell's log so far.
     var log: String { (try? String(contentsOfFile: scratch.subpath("gnome-shell.log"), encoding: .utf8)) ?? "" }
