@@ -77,16 +77,16 @@ struct UserBus {
     }
 }
 
-/// `busctl monitor` of the daemon's name, as the user: every message the daemon sends
-/// (its signals), read back as JSON.
+/// `busctl monitor` of the daemon's names, as the user: every message to or from them (a
+/// name's messages sent to its unique name are matched by that name only), read back as JSON.
 final class BusMonitor {
     private let process: SpawnedProcess
     private let logFile: String
 
-    init(_ bus: UserBus, name: String = UserBus.name) throws {
+    init(_ bus: UserBus, names: [String] = [UserBus.name]) throws {
         logFile = try ScratchDirectory.make("busmonitor") + "/monitor.log"
         let session = bus.manager.userCommand
-        process = try SpawnedProcess(session.executable, session.arguments + ["/usr/bin/busctl", "--user", "monitor", "--json=short", name],
+        process = try SpawnedProcess(session.executable, session.arguments + ["/usr/bin/busctl", "--user", "monitor", "--json=short"] + names,
                                      environment: bus.manager.environment, logFile: logFile)
         guard waitUntil(seconds: 10, { self.log.contains("Monitoring") }) else { throw HarnessFailure("busctl monitor: \(log)") }
     }
@@ -97,12 +97,15 @@ final class BusMonitor {
 
     private var log: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
 
-    /// The signals seen so far, oldest first.
-    var signals: [[String: Any]] {
+    /// Every message seen so far, oldest first.
+    var messages: [[String: Any]] {
         log.split(separator: "\n").filter { $0.hasPrefix("{") }.compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }.filter { $0["type"] as? String == "signal" }
+        }
     }
+
+    /// The signals seen so far, oldest first.
+    var signals: [[String: Any]] { messages.filter { $0["type"] as? String == "signal" } }
 
     /// PropertiesChanged of one object: the changed properties' values each.
     func propertiesChanged(at object: String) -> [[String: Any]] {
