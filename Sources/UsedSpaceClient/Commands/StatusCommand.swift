@@ -54,7 +54,11 @@ enum StatusCommand {
         let profiles = BarProfiles(configuration: options.format.isBar ? configuration : Configuration(),
                                    commandLine: options.bar.pairs, home: needsConfiguration ? TargetPaths.lexicalHome : nil)
         let watched = options.all ? shown.map { snapshot in paths.first { TargetPaths.matches($0, snapshot) } } : [paths[0]]
-        let status = show(shown, watchedPaths: watched, options: options, profiles: profiles, warning: warning)
+        // JSON with the configuration read (--all, --config): each filesystem's label and level
+        // as the daemon's D-Bus object says them, for the Plasma widget, which has no D-Bus.
+        let shownAs = options.format == .json && needsConfiguration
+            ? BarProfiles(configuration: configuration, home: TargetPaths.lexicalHome) : nil
+        let status = show(shown, watchedPaths: watched, options: options, profiles: profiles, shownAs: shownAs, warning: warning)
         if button == 3, let snapshot = shown.first {
             let options = profiles.options(watchedPath: watched.first ?? nil, snapshot: snapshot)
             if let command = options.rightClickCommand {
@@ -67,7 +71,7 @@ enum StatusCommand {
     }
 
     static func show(_ snapshots: [Snapshot], watchedPaths: [String?], options: StatusOptions, profiles: BarProfiles,
-                     warning: ConfigurationWarning = ConfigurationWarning(ownProblem: nil, readTheDaemonsFile: false)) -> Int32 {
+                     shownAs: BarProfiles? = nil, warning: ConfigurationWarning = ConfigurationWarning(ownProblem: nil, readTheDaemonsFile: false)) -> Int32 {
         var items: [BarOutput.Item] = []
         for (index, snapshot) in snapshots.enumerated() {
             let watched = index < watchedPaths.count ? watchedPaths[index] : nil
@@ -78,7 +82,9 @@ enum StatusCommand {
         var output = ""
         switch options.format {
         case .json:
-            output = items.map { BarOutput.json($0.snapshot, profiles: profiles, watchedPath: $0.watchedPath, severity: $0.severity) + "\n" }.joined()
+            output = items.map {
+                BarOutput.json($0.snapshot, profiles: profiles, watchedPath: $0.watchedPath, severity: $0.severity, shownAs: shownAs) + "\n"
+            }.joined()
         case .text:
             let text = BarOutput.text(items.filter { $0.snapshot.stats != nil }, profiles: profiles, columns: TerminalWidth.columns())
             output = text.isEmpty ? "" : text + "\n"

@@ -41,10 +41,15 @@ enum BarOutput {
     }
 
     /// JSON, with "text" when a template says what the block shows.
-    static func json(_ snapshot: Snapshot, profiles: BarProfiles, watchedPath: String?, severity: Severity) -> String {
+    static func json(_ snapshot: Snapshot, profiles: BarProfiles, watchedPath: String?, severity: Severity,
+                     shownAs configured: BarProfiles? = nil) -> String {
         let options = profiles.options(watchedPath: watchedPath, snapshot: snapshot)
         let text = options.templates.setsText ? TextRenderer.statusLine(snapshot, options: options, severity: severity) : nil
-        return JSONRenderer.render(snapshot, text: text)
+        let shown = configured.map { configured -> (label: String, severity: Severity) in
+            let settings = configured.options(watchedPath: watchedPath, snapshot: snapshot)
+            return (settings.label, FilesystemBusState.severity(of: snapshot, limits: settings.severity, previous: .normal))
+        }
+        return JSONRenderer.render(snapshot, text: text, shown: shown)
     }
 }
 

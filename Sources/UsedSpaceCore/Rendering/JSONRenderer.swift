@@ -5,7 +5,9 @@
 /// `read_only` is the filesystem's own state, FilesystemStats.readOnly (null without numbers).
 public enum JSONRenderer {
     /// `text`: what a `--template` made of the snapshot, written as the key "text".
-    public static func render(_ snapshot: Snapshot, text: String? = nil) -> String {
+    /// `shown`: its label and level as the daemon's D-Bus object says them (`label`,
+    /// `severity`), for a widget that cannot read the bus.
+    public static func render(_ snapshot: Snapshot, text: String? = nil, shown: (label: String, severity: Severity)? = nil) -> String {
         var json = JSONObjectWriter()
         json.add("path", snapshot.path)
         json.add("mountpoint", snapshot.mountPoint)
@@ -42,6 +44,10 @@ public enum JSONRenderer {
         if snapshot.watchEnded { json.add("watch_ended", true) }
         if let problem = snapshot.configurationProblem { json.add("config_error", problem) }
         if let text { json.add("text", text) }
+        if let shown {
+            json.add("label", shown.label)
+            json.add("severity", shown.severity.name)
+        }
         return json.finish()
     }
 }
