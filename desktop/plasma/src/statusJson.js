@@ -5,11 +5,6 @@
 // common/filesystems.js and checked: output that is not the client's JSON is a `problem`,
 // shown as an error, never a broken widget.
 
-// The level of each line, as its template's text ("normal", "warning (stale)"…): the JSON
-// has no level of its own, and the bars' [bar] limits decide it.
-const LEVEL_TEMPLATES = '--template normal --template-warning warning --template-critical critical '
-    + '--template-failed failed --template-not-mounted failed --template-below normal';
-
 const STATES = ['fresh', 'stale', 'failed'];
 const SEVERITIES = ['normal', 'warning', 'critical'];
 const RANK = {normal: 0, warning: 1, critical: 2};
@@ -19,7 +14,7 @@ const RANK = {normal: 0, warning: 1, critical: 2};
 // only when it does not have it already.
 export function command(seqs, serial) {
     const after = seqs.length > 0 ? ` --after ${seqs.join(',')}` : '';
-    return `exec usedspace status --all --format json${after} ${LEVEL_TEMPLATES} #${serial}`;
+    return `exec usedspace status --all --format json${after} #${serial}`;
 }
 
 // {problem, daemon ('running' or 'absent'), filesystems, seqs}: `problem` is null when the
@@ -67,12 +62,14 @@ function isCount(value) {
 function readLine(object) {
     if (object === null || typeof object !== 'object' || Array.isArray(object))
         return 'an object';
-    for (const key of ['path', 'mountpoint', 'fstype', 'text']) {
+    for (const key of ['path', 'mountpoint', 'fstype', 'label']) {
         if (typeof object[key] !== 'string')
             return `a "${key}" text`;
     }
     if (!STATES.includes(object.state))
         return 'a known "state"';
+    if (!SEVERITIES.includes(object.severity))
+        return 'a known "severity"';
     if (object.source !== 'daemon' && object.source !== 'direct')
         return 'a known "source"';
     if (!isCount(object.seq))
@@ -91,9 +88,9 @@ function readLine(object) {
         path: object.path,
         mountPoint: object.mountpoint,
         fsType: object.fstype,
-        label: '',
+        label: object.label,
         state: object.state,
-        severity: severity(object.text, fastFill, object.state, btrfs),
+        severity: severity(object.severity, fastFill, object.state, btrfs),
         error: typeof object.error === 'string' ? object.error : '',
         hasNumbers: numbers && object.state !== 'failed' && object.used_bytes + object.free_bytes > 0,
         usedBytes: numbers ? object.used_bytes : 0,
@@ -107,12 +104,11 @@ function readLine(object) {
     };
 }
 
-// The level the bars would show: the template's word (a user's own template-stale may say
-// something else: then the limits' level is unknown, and normal), raised as the bars raise
-// it by a fast fill (critical when full within 10 minutes) and btrfs metadata (low, full).
-function severity(text, fastFill, state, btrfs) {
-    const word = text.split(' ')[0];
-    let level = SEVERITIES.includes(word) ? word : 'normal';
+// The level the daemon's D-Bus object says (the limits, else 80 % and 90 %), raised as the
+// bars raise it by a fast fill (critical when full within 10 minutes) and btrfs metadata
+// (low, full), should the snapshot carry one its level was not yet raised for.
+function severity(given, fastFill, state, btrfs) {
+    let level = given;
     const raise = other => {
         if (RANK[other] > RANK[level])
             level = other;

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// The KDE Plasma 5.27 widget in a real plasmoidviewer (PlasmaViewerSession), fed by the real
+/// daemon as users run it (UserServiceDaemon) through the client's long poll: the compact
+/// view shows the bar's percentage and level, the full view the details as
+/// `usedspace status --details` says them; a fill across the warning limit changes both;
+/// the daemon stopped is said, started again is followed. On an idle disk the widget's one
+/// waiting client does nothing at all, where polling every second would start a process
+/// a second. With USEDSPACE_SCREENSHOTS=1 the screenshots of docs/desktops.md are taken anew.
+@Suite(.serialized, Prerequisite.root,
+       Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"),
+       Prerequisite.enabled(PlasmaViewerSession.available, PlasmaViewerSession.requirement))
+struct PlasmaWidgetTests {
+    /// "Used: 7.34 MB; Free: 2.65 MB; Total: 10.49 MB", from `usedspace status --details`.
+    static func details(_ daemon: UserServiceDaemon, _ path: String) throws -> String {
+        try GnomeShellTests.details(daemon, path).map { "\($0[0]): \($0[1])" }.joined(separator: "; ")
+    }
+
+    static func screenshot(_ viewer: PlasmaViewerSession, _ name: String, crop: String) throws {
+        guard RealBarTests.updateScreenshots else { return }
+        let full = viewer.scratch.subpath("\(name)-full.png")
+        try viewer.screenshot(full)
+        let target = DocumentationTests.repository.appendingPathComponent("docs/images/\(name).png").path
+        try CommandRunner.shell("convert \(quoted(full)) -crop \(crop) +repage \(quoted(target))")
+    }
+
+    @Test func theWidgetFollowsAFillAndTheDaemonStoppingAndStartingAgain() throws {
+        let scratch = try ScratchDirectory("plasma-fill")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=10m,mode=0777")
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "100ms"],
+                                           config: "[bar]\nwarn = 50%\ncritical = 90%\n\n[filesystem \(mount)]\nlabel = \"scratch \"\n")
+        try daemon.waitUntilAnswering()
+        let viewer = try PlasmaViewerSession(session: daemon.manager)
+        let percent = { try GnomeShellTests.status(daemon, mount, "scratch {percent}%") }
+        let title = "scratch"
+
+        let before = try percent()
+        #expect(waitUntil(seconds: 10) { viewer.compact?.text == before && viewer.compact?.mode == "fresh" },
+                "\(String(describing: viewer.compact)), the client says \(before)")
+        #expect(viewer.compact?.level == "normal")
+        let idleDetails = try Self.details(daemon, mount)
+        let number = { (text: String) in text.replacingOccurrences(of: "scratch ", with: "") }
+        #expect(waitUntil(seconds: 5) { viewer.details(title) == "\(number(before)) \(idleDetails)" }, "\(viewer.lines.suffix(5))")
+
+        // Across the warning limit: the compact view's percentage and level, the details.
+        try Data(count: 7 << 20).write(to: URL(fileURLWithPath: mount + "/fill"))
+        #expect(waitUntil(seconds: 2) { viewer.compact?.level == "warning" }, "not within 2 s: \(String(describing: viewer.compact))")
+        let after = try percent()
+        #expect(after != before)
+        #expect(waitUntil(seconds: 2) { viewer.compact?.text == after }, "\(String(describing: viewer.compact)), the client says \(after)")
+        let filledDetails = try Self.details(daemon, mount)
+        #expect(waitUntil(seconds: 2) { viewer.details(title) == "\(number(after)) \(filledDetails)" }, "\(viewer.lines.suffix(5))")
+        try Self.screenshot(viewer, "plasma-compact", crop: "260x120+382+300")
+
+        // The daemon stopped: the long poll ends and the client answers by itself; said.
+        #expect(daemon.stop() == 0)
+        #expect(waitUntil(seconds: 3) { viewer.compact?.mode == "no-daemon" }, "\(String(describing: viewer.compact))")
+        #expect(viewer.compact?.text == "no daemon")
+        #expect(viewer.message?.hasPrefix("The usedspace daemon is not running") == true, "\(String(describing: viewer.message))")
+        // Started again (by a client, through its socket): followed within the widget's 5 s
+        // look without a daemon, then by the long poll again.
+        try daemon.waitUntilAnswering()
+        #expect(waitUntil(seconds: 8) { viewer.compact?.mode == "fresh" && viewer.compact?.text == after }, "\(String(describing: viewer.compact))")
+        #expect(waitUntil(seconds: 5) { !viewer.polls.isEmpty }, "no long poll waits on the daemon")
+        #expect(!viewer.log.contains("TypeError") && !viewer.log.contains("ReferenceError"), "\(viewer.log.suffix(3000))")
+    }
+
+    @Test func theFullViewShowsEveryFilesystemsDetails() throws {
+        let scratch = try ScratchDirectory("plasma-full")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=20m,mode=0777")
+        try Data(count: 3 << 20).write(to: URL(fileURLWithPath: mount + "/data"))
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--path", "~", "--interval", "100ms"])
+        try daemon.waitUntilAnswering()
+        let viewer = try PlasmaViewerSession(session: daemon.manager, formFactor: "planar")
+        let percent = try GnomeShellTests.status(daemon, mount, "{percent}%")
+        let details = try Self.details(daemon, mount)
+        #expect(waitUntil(seconds: 10) { viewer.details(mount) == "\(percent) \(details)" }, "\(viewer.lines.suffix(5))")
+        #expect(waitUntil(seconds: 5) { viewer.details("Home") != nil }, "\(viewer.lines.suffix(5))")
+        try Self.screenshot(viewer, "plasma-full", crop: "400x330+312+200")
+    }
+
+    /// The long poll on an idle disk: the client that waits does not wake once; polling every
+    /// second would have started a client a second (their CPU time measured here).
+    @Test func onAnIdleDiskTheWaitingClientCostsNothing() throws {
+        let scratch = try ScratchDirectory("plasma-idle")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=10m,mode=0777")
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "100ms"])
+        try daemon.waitUntilAnswering()
+        let viewer = try PlasmaViewerSession(session: daemon.manager)
+        #expect(waitUntil(seconds: 10) { viewer.compact?.mode == "fresh" }, "\(String(describing: viewer.compact))")
+        var polls: [pid_t] = []
+        #expect(waitUntil(seconds: 5) { polls = viewer.polls; return polls.count == 1 }, "the long polls: \(polls)")
+        let poll = try #require(polls.first)
+        let seconds = 10
+        let load = ProcessLoad(pid: poll)
+        let viewerLoad = ProcessLoad(pid: viewer.pid)
+        usleep(UInt32(seconds) * 1_000_000)
+        let waited = load.since()
+        #expect(viewer.polls == [poll], "the same client waits all along")
+        #expect(waited.wakeups == 0 && waited.cpuMilliseconds == 0, "the waiting client: \(waited)")
+
+        // The alternative: a client every second, as a widget that polls would start.
+        let loop = "i=0; while [ $i -lt \(seconds) ]; do \(quoted(CommandRunner.usedspace)) status --all --format json >/dev/null; i=$((i+1)); done; times"
+        let polling = try daemon.manager.runAsUser("/bin/sh", ["-c", loop])
+        let times = polling.stdout.split(separator: "\n").last.map(String.init) ?? "?"
+        print("Plasma on an idle disk for \(seconds) s: the waiting client \(waited) (plasmoidviewer \(viewerLoad.since())); "
+              + "\(seconds) clients, one a second, would have taken (user, system) \(times)")
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// A real KDE Plasma 5.27 `plasmoidviewer` on Xvfb, run as the unprivileged user of a
+/// UserServiceDaemon's manager, in that user's session (its environment, mount namespace and
+/// session bus), with the widget installed as a user installs it
+/// (~/.local/share/plasma/plasmoids/io.github.usedspace) and `usedspace` on its PATH, as
+/// `make install` puts it. In a panel's form factor (horizontal, top edge) it shows the
+/// compact view; the widget's debug log (its logging category, turned on) says what each
+/// view shows. A fake `baobab` on the PATH records what it was asked to open.
+final class PlasmaViewerSession {
+    static var available: Bool {
+        ["plasmoidviewer", "Xvfb", "import", "kpackagetool5"].allSatisfy(Prerequisite.hasCommand) && DesktopBuild.available
+    }
+    static let requirement: Comment = "needs plasmoidviewer (plasma-sdk), plasma-desktop, kpackagetool5, Xvfb and ImageMagick"
+
+    let manager: SystemdUserManager
+    let scratch: ScratchDirectory
+    let display: String
+    let analyzerCalls: String
+    private let logFile: String
+    private var processes: [SpawnedProcess] = []
+    private(set) var pid: pid_t = 0
+
+    /// `formFactor`: "horizontal" (a panel: the compact view) or "planar" (the desktop: the
+    /// full view).
+    init(session manager: SystemdUserManager, formFactor: String = "horizontal") throws {
+        self.manager = manager
+        guard let user = manager.user else { throw HarnessFailure("plasmoidviewer runs in an unprivileged user's session") }
+        scratch = try ScratchDirectory("plasma")
+        chown(scratch.path, user.uid, user.gid)
+        analyzerCalls = scratch.subpath("analyzer-calls")
+        logFile = scratch.subpath("plasmoidviewer.log")
+        for file in [analyzerCalls, logFile] {
+            _ = FileManager.default.createFile(atPath: file, contents: nil)
+            chown(file, user.uid, user.gid)
+        }
+        let bin = scratch.subpath("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try "#!/bin/sh\necho \"$*\" >> \(quoted(analyzerCalls))\n".write(toFile: bin + "/baobab", atomically: true, encoding: .utf8)
+        chmod(bin + "/baobab", 0o755)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/usedspace", withDestinationPath: CommandRunner.usedspace)
+
+        // Installed by the user's own tool, as a user installs a downloaded widget.
+        var environment = manager.environment
+        environment["PATH"] = bin + ":/usr/bin:/bin"
+        let install = try CommandRunner.run(manager.userCommand.executable,
+                                            manager.userCommand.arguments + ["/usr/bin/kpackagetool5", "--type", "Plasma/Applet", "--install", try DesktopBuild.plasmoid()],
+                                            environment: environment)
+        guard install.status == 0 else { throw HarnessFailure("kpackagetool5 --install: \(install.stdout)\(install.stderr)") }
+
+        var number = 160
+        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { number += 1 }
+        display = ":\(number)"
+        processes.append(try SpawnedProcess(I3Desktop.path("Xvfb"), [display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                                            environment: [:], logFile: scratch.subpath("xvfb.log")))
+        guard waitUntil(seconds: 10, { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") }) else {
+            throw HarnessFailure("Xvfb did not start on \(display)")
+        }
+        environment["DISPLAY"] = display
+        environment["QT_QPA_PLATFORM"] = "xcb"
+        environment["QT_LOGGING_RULES"] = "io.github.usedspace.debug=true"
+        environment["XDG_CURRENT_DESKTOP"] = "KDE"
+        let session = manager.userCommand
+        let viewer = try SpawnedProcess(session.executable, session.arguments + ["/usr/bin/plasmoidviewer", "-a", DesktopBuild.plasmoidID,
+                                                                            "-f", formFactor, "-l", "topedge", "-s", "800x600"],
+                                        environment: environment, logFile: logFile)
+        processes.append(viewer)
+        pid = viewer.pid
+        guard waitUntil(seconds: 60, { !self.lines.isEmpty }) else { throw HarnessFailure("plasmoidviewer showed nothing: \(log.suffix(3000))") }
+    }
+
+    /// plasmoidviewer's output so far.
+    var log: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
+
+    /// The widget's debug lines, oldest first, without the category's prefix.
+    var lines: [String] {
+        log.split(separator: "\n").compactMap { line in
+            line.range(of: "io.github.usedspace: ").map { String(line[$0.upperBound...]) }
+        }
+    }
+
+    /// What the compact view shows now: its text, level and mode (fresh, stale, no-daemon…).
+    var compact: (text: String, level: String, mode: String)? {
+        guard let line = lines.last(where: { $0.hasPrefix("compact: ") }),
+              let level = line.range(of: " level: "), let mode = line.range(of: " mode: ") else { return nil }
+        return (String(line[line.index(line.startIndex, offsetBy: 9)..<level.lowerBound]),
+                String(line[level.upperBound..<mode.lowerBound]), String(line[mode.upperBound...]))
+    }
+
+    /// The full view's latest line of details of the filesystem titled `title`:
+    /// "Used: 7.34 MB; Free: …".
+    func details(_ title: String) -> String? {
+        lines.last { $0.hasPrefix("details: \(title) ") }.map { String($0.dropFirst("details: \(title) ".count)) }
+    }
+
+    /// The full view's message ("The usedspace daemon is not running…"), or "" when none.
+    var message: String? {
+        lines.last { $0.hasPrefix("message:") }.map { String($0.dropFirst("message:".count)).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The usedspace processes the widget's data engine runs now (the long poll).
+    var polls: [pid_t] {
+        ProcessTable.descendants(of: pid).filter { readProcFile("/proc/\($0)/comm")?.hasPrefix("usedspace") == true }
+    }
+
+    /// A PNG of the display.
+    func screenshot(_ path: String) throws {
+        let result = try CommandRunner.run(I3Desktop.path("import"), ["-display", display, "-window", "root", path])
+        guard result.status == 0 else { throw HarnessFailure("import: \(result.stderr)") }
+    }
+
+    deinit {
+        for process in processes.reversed() { process.stop(seconds: 10) }
+    }
+}
