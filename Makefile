@@ -5,6 +5,7 @@
 #   make install              into $(PREFIX) (default /usr/local), staged under $(DESTDIR)
 #   make install PREFIX=$$HOME/.local      a user install; then:
 #       systemctl --user daemon-reload && systemctl --user enable --now usedspace.socket
+#   make install GNOME_SHELL=45            the GNOME Shell extension for GNOME 45 and later
 #   make uninstall            removes what `make install` installed at the same PREFIX
 #   make deb                  usedspace_$(VERSION)_$(DEB_ARCH).deb, for `apt install ./…`
 #
@@ -31,6 +32,26 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 # The session bus's activation files (XDG_DATA_DIRS: /usr/local/share and /usr/share; for
 # PREFIX=~/.local, XDG_DATA_HOME's).
 DBUSSERVICEDIR ?= $(PREFIX)/share/dbus-1/services
+# The desktops' front-ends, built by desktop/build.sh (docs/desktops.md). GNOME Shell finds
+# extensions in XDG_DATA_DIRS/gnome-shell/extensions (and ~/.local/share), Plasma its widgets
+# in …/plasma/plasmoids. GNOME_SHELL=45 installs the extension built for GNOME 45 and later.
+GNOME_SHELL ?= 43
+GNOME_EXTENSION_UUID = usedspace@usedspace.github.io
+GNOME_EXTENSIONDIR ?= $(PREFIX)/share/gnome-shell/extensions/$(GNOME_EXTENSION_UUID)
+PLASMOIDDIR ?= $(PREFIX)/share/plasma/plasmoids/io.github.usedspace
+# Empty: the extension's settings schema is compiled into its own schemas/ (what GNOME
+# reads for an extension installed by hand). A package sets it to /usr/share/glib-2.0/schemas,
+# as Debian's extension packages do: glib's trigger compiles it there.
+GSCHEMADIR ?=
+GSCHEMA = org.gnome.shell.extensions.usedspace.gschema.xml
+DESKTOP_BUILD = $(SCRATCH)/desktop
+GNOME_EXTENSION_FILES = $(notdir $(wildcard desktop/common/*.js desktop/gnome-shell/src/*.js)) \
+	extension.js prefs.js stylesheet.css metadata.json
+PLASMOID_FILES = $(patsubst desktop/plasma/io.github.usedspace/%,%,$(shell find desktop/plasma/io.github.usedspace -type f)) \
+	$(addprefix contents/code/,$(notdir $(wildcard desktop/common/*.js desktop/plasma/src/*.js)))
+DESKTOP_FILES = $(addprefix $(GNOME_EXTENSIONDIR)/,$(GNOME_EXTENSION_FILES)) \
+	$(if $(GSCHEMADIR),$(GSCHEMADIR)/$(GSCHEMA),$(GNOME_EXTENSIONDIR)/schemas/$(GSCHEMA) $(GNOME_EXTENSIONDIR)/schemas/gschemas.compiled) \
+	$(addprefix $(PLASMOIDDIR)/,$(PLASMOID_FILES))
 # What `make install` installed at this PREFIX, for `make uninstall`. MANIFEST= writes none
 # (a package manager keeps its own list: `make deb` does so).
 MANIFEST ?= $(PREFIX)/share/usedspace/installed-files
@@ -54,13 +75,15 @@ INSTALLED_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 	$(MANDIR)/man1/usedspace.1 $(MANDIR)/man5/usedspace.conf.5 $(MANDIR)/man8/usedspaced.8 \
 	$(if $(filter completions/usedspace.bash,$(COMPLETIONS)),$(BASHCOMPDIR)/usedspace) \
 	$(if $(filter completions/_usedspace,$(COMPLETIONS)),$(ZSHCOMPDIR)/_usedspace) \
-	$(if $(filter completions/usedspace.fish,$(COMPLETIONS)),$(FISHCOMPDIR)/usedspace.fish)
+	$(if $(filter completions/usedspace.fish,$(COMPLETIONS)),$(FISHCOMPDIR)/usedspace.fish) \
+	$(DESKTOP_FILES)
 # What an install made before manifests existed may have left here (for `make uninstall`).
 KNOWN_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 	$(USERUNITDIR)/usedspace.service $(USERUNITDIR)/usedspace.socket \
 	$(DBUSSERVICEDIR)/io.github.usedspace.UsedSpace1.service \
 	$(MANDIR)/man1/usedspace.1 $(MANDIR)/man5/usedspace.conf.5 $(MANDIR)/man8/usedspaced.8 \
-	$(BASHCOMPDIR)/usedspace $(ZSHCOMPDIR)/_usedspace $(FISHCOMPDIR)/usedspace.fish
+	$(BASHCOMPDIR)/usedspace $(ZSHCOMPDIR)/_usedspace $(FISHCOMPDIR)/usedspace.fish \
+	$(DESKTOP_FILES)
 
 .PHONY: all build check install uninstall deb deb-path clean
 
@@ -88,13 +111,21 @@ install: $(BUILD_FIRST)
 	$(if $(filter completions/usedspace.bash,$(COMPLETIONS)),install -D -m 644 completions/usedspace.bash $(DESTDIR)$(BASHCOMPDIR)/usedspace)
 	$(if $(filter completions/_usedspace,$(COMPLETIONS)),install -D -m 644 completions/_usedspace $(DESTDIR)$(ZSHCOMPDIR)/_usedspace)
 	$(if $(filter completions/usedspace.fish,$(COMPLETIONS)),install -D -m 644 completions/usedspace.fish $(DESTDIR)$(FISHCOMPDIR)/usedspace.fish)
+	sh desktop/build.sh $(DESKTOP_BUILD) $(VERSION)
+	rm -rf $(DESTDIR)$(GNOME_EXTENSIONDIR) $(DESTDIR)$(PLASMOIDDIR)
+	install -d $(DESTDIR)$(GNOME_EXTENSIONDIR) $(DESTDIR)$(PLASMOIDDIR)
+	cp -R $(DESKTOP_BUILD)/gnome-$(GNOME_SHELL)/$(GNOME_EXTENSION_UUID)/. $(DESTDIR)$(GNOME_EXTENSIONDIR)/
+	cp -R $(DESKTOP_BUILD)/plasma/io.github.usedspace/. $(DESTDIR)$(PLASMOIDDIR)/
+	$(if $(GSCHEMADIR),install -D -m 644 $(DESTDIR)$(GNOME_EXTENSIONDIR)/schemas/$(GSCHEMA) $(DESTDIR)$(GSCHEMADIR)/$(GSCHEMA))
+	$(if $(GSCHEMADIR),rm -r $(DESTDIR)$(GNOME_EXTENSIONDIR)/schemas)
+	chmod -R u=rwX,go=rX $(DESTDIR)$(GNOME_EXTENSIONDIR) $(DESTDIR)$(PLASMOIDDIR)
 	$(if $(MANIFEST),install -d $(dir $(DESTDIR)$(MANIFEST)))
 	$(if $(MANIFEST),{ cat $(DESTDIR)$(MANIFEST) 2>/dev/null || true; printf '%s\n' $(INSTALLED_FILES); } \
 		| sort -u > $(DESTDIR)$(MANIFEST).new && mv $(DESTDIR)$(MANIFEST).new $(DESTDIR)$(MANIFEST))
 
 uninstall:
 	@DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' MANIFEST='$(MANIFEST)' \
-		KNOWN_FILES='$(strip $(KNOWN_FILES))' sh packaging/uninstall.sh
+		KNOWN_FILES='$(strip $(KNOWN_FILES))' DESKTOP_DIRS='$(GNOME_EXTENSIONDIR) $(PLASMOIDDIR)' sh packaging/uninstall.sh
 
 # The Debian package, with dpkg's own tools: `make install` into a staging tree with Debian's
 # paths, then what dh_* would do — compressed man pages and docs, copyright and changelog,
@@ -129,7 +160,8 @@ deb: $(BUILD_FIRST)
 	$(MAKE) --no-print-directory install BUILD_FIRST= DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr \
 		BINDIR=/usr/bin MANDIR=/usr/share/man USERUNITDIR=/usr/lib/systemd/user \
 		BASHCOMPDIR=/usr/share/bash-completion/completions ZSHCOMPDIR=/usr/share/zsh/vendor-completions \
-		FISHCOMPDIR=/usr/share/fish/vendor_completions.d DBUSSERVICEDIR=/usr/share/dbus-1/services MANIFEST=
+		FISHCOMPDIR=/usr/share/fish/vendor_completions.d DBUSSERVICEDIR=/usr/share/dbus-1/services MANIFEST= \
+		GSCHEMADIR=/usr/share/glib-2.0/schemas
 	gzip -9n $(DEB_ROOT)/usr/share/man/man*/*
 	install -d $(DEB_DOC)/docs/images
 	install -m 644 README.md $(DEB_DOC)/

@@ -87,6 +87,11 @@ if [ -f "$manifest" ]; then
 	rmdir "$(dirname "$manifest")" 2>/dev/null || true
 fi
 
+# The desktop front-ends' directories, emptied above, go too (none of them is shared).
+for dir in ${DESKTOP_DIRS:-}; do
+	[ -d "$DESTDIR$dir" ] && find "$DESTDIR$dir" -depth -type d -empty -delete
+done
+
 # The managers that had our units forget them.
 usedspace_in_same_user_managers daemon-reload
 

@@ -53,6 +53,15 @@ import Testing
         where FileManager.default.fileExists(atPath: repository.appendingPathComponent("completions/" + source).path) {
             files.insert(installed)
         }
+        // The desktops' front-ends: the GNOME Shell 43 extension, its settings schema where
+        // glib's trigger compiles it (as Debian's extension packages have it), the Plasma widget.
+        for file in try DesktopBuild.files(in: try DesktopBuild.gnomeExtension()) where !file.hasPrefix("schemas/") {
+            files.insert("/usr/share/gnome-shell/extensions/" + DesktopBuild.extensionUUID + "/" + file)
+        }
+        files.insert("/usr/share/glib-2.0/schemas/" + DesktopBuild.schemaFile)
+        for file in try DesktopBuild.files(in: try DesktopBuild.plasmoid()) {
+            files.insert("/usr/share/plasma/plasmoids/" + DesktopBuild.plasmoidID + "/" + file)
+        }
         return files
     }
 

@@ -37,8 +37,8 @@ import Testing
 
     /// A user install, the socket enabled and the daemon answering; then `make uninstall` with
     /// the same PREFIX stops and disables them, removes every file and says so.
-    @Test(Prerequisite.enabled(SystemdUserManager.available && ["make", "strip", "readelf"].allSatisfy(Prerequisite.hasCommand),
-                               "needs root, systemd (a user manager and journald), make and binutils"))
+    @Test(Prerequisite.enabled(SystemdUserManager.available && DesktopBuild.available && ["make", "strip", "readelf"].allSatisfy(Prerequisite.hasCommand),
+                               "needs root, systemd (a user manager and journald), make, binutils and glib-compile-schemas"))
     func uninstallUndoesInstallAndStopsTheDaemon() throws {
         let manager = try SystemdUserManager()
         let prefix = manager.directory + "/home/.local"
@@ -59,6 +59,12 @@ import Testing
         where FileManager.default.fileExists(atPath: Self.repository.path + "/completions/" + source) {
             expected.append(prefix + installed)
         }
+        // The desktops' front-ends, as desktop/build.sh builds them: the GNOME Shell 43
+        // extension with its compiled settings schema, and the Plasma widget.
+        expected += try DesktopBuild.files(in: try DesktopBuild.gnomeExtension())
+            .map { prefix + "/share/gnome-shell/extensions/" + DesktopBuild.extensionUUID + "/" + $0 }
+        expected += try DesktopBuild.files(in: try DesktopBuild.plasmoid()).map { prefix + "/share/plasma/plasmoids/" + DesktopBuild.plasmoidID + "/" + $0 }
+        #expect(expected.contains { $0.hasSuffix("/schemas/gschemas.compiled") })
         let manifest = prefix + "/share/usedspace/installed-files"
         let listed = try String(contentsOfFile: manifest, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(listed == expected.sorted())
@@ -89,6 +95,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: config + "/config") && FileManager.default.fileExists(atPath: state))
 
         let left = try Self.leftovers(prefix) + Self.leftovers(unitDirectory)
+            + CommandRunner.shell("find \(quoted(prefix + "/share")) -path '*usedspace*' -type d").split(separator: "\n").map(String.init)
         #expect(left.isEmpty, "left after make uninstall: \(left)")
         #expect(waitUntil(seconds: 10) { kill(pid, 0) != 0 }, "the daemon still runs from a deleted binary")
         var info = stat()
@@ -140,7 +147,7 @@ import Testing
         let base = Prerequisite.isRoot ? try scratch.mountTmpfs(at: "fs", options: "size=1g,mode=755") : scratch.path
         let tree = base + "/tree"
         try FileManager.default.createDirectory(atPath: tree + "/completions", withIntermediateDirectories: true)
-        for name in ["Makefile", "Sources", "systemd", "dbus", "man", "packaging", "docs", "README.md"] {
+        for name in ["Makefile", "Sources", "systemd", "dbus", "man", "packaging", "docs", "desktop", "README.md"] {
             try FileManager.default.createSymbolicLink(atPath: tree + "/" + name, withDestinationPath: Self.repository.path + "/" + name)
         }
         for name in ["usedspace.bash", "_usedspace", "usedspace.fish"] {

@@ -38,4 +38,18 @@ enum DesktopBuild {
     static func plasmoid() throws -> String {
         try output() + "/plasma/" + plasmoidID
     }
+
+    static let schemaFile = "org.gnome.shell.extensions.usedspace.gschema.xml"
+
+    /// Every file of a built front-end (`gnomeExtension()` or `plasmoid()`), relative to
+    /// its directory, sorted: what an install of it must hold.
+    static func files(in directory: String) throws -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: directory) else { throw HarnessFailure("no \(directory)") }
+        var files: [String] = []
+        while let path = walker.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: directory + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue { files.append(path) }
+        }
+        return files.sorted()
+    }
 }
