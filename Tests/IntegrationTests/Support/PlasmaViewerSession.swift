@@ -23,8 +23,9 @@ final class PlasmaViewerSession {
     private(set) var pid: pid_t = 0
 
     /// `formFactor`: "horizontal" (a panel: the compact view) or "planar" (the desktop: the
-    /// full view).
-    init(session manager: SystemdUserManager, formFactor: String = "horizontal") throws {
+    /// full view). `client`: the `usedspace` on the widget's PATH (a stand-in, for what the
+    /// real one never prints).
+    init(session manager: SystemdUserManager, formFactor: String = "horizontal", client: String = CommandRunner.usedspace) throws {
         self.manager = manager
         guard let user = manager.user else { throw HarnessFailure("plasmoidviewer runs in an unprivileged user's session") }
         scratch = try ScratchDirectory("plasma")
@@ -39,7 +40,7 @@ final class PlasmaViewerSession {
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try "#!/bin/sh\necho \"$*\" >> \(quoted(analyzerCalls))\n".write(toFile: bin + "/baobab", atomically: true, encoding: .utf8)
         chmod(bin + "/baobab", 0o755)
-        try FileManager.default.createSymbolicLink(atPath: bin + "/usedspace", withDestinationPath: CommandRunner.usedspace)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/usedspace", withDestinationPath: client)
 
         // Installed by the user's own tool, as a user installs a downloaded widget.
         var environment = manager.environment
