@@ -20,9 +20,15 @@ struct PlasmaWidgetTests {
     static func screenshot(_ viewer: PlasmaViewerSession, _ name: String, crop: String) throws {
         guard RealBarTests.updateScreenshots else { return }
         let full = viewer.scratch.subpath("\(name)-full.png")
-        try viewer.screenshot(full)
         let target = DocumentationTests.repository.appendingPathComponent("docs/images/\(name).png").path
-        try CommandRunner.shell("convert \(quoted(full)) -crop \(crop) +repage \(quoted(target))")
+        // Once drawn: the window is painted a while after the widget has its data.
+        let drawn = waitUntil(seconds: 15) {
+            guard (try? viewer.screenshot(full)) != nil,
+                  (try? CommandRunner.shell("convert \(quoted(full)) -crop \(crop) +repage \(quoted(target))")) != nil,
+                  let colours = try? CommandRunner.shell("convert \(quoted(target)) -format %k info:") else { return false }
+            return (Int(colours.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 50
+        }
+        #expect(drawn, "\(name): nothing drawn")
     }
 
     @Test func theWidgetFollowsAFillAndTheDaemonStoppingAndStartingAgain() throws {
@@ -39,9 +45,6 @@ struct PlasmaWidgetTests {
         #expect(waitUntil(seconds: 10) { viewer.compact?.text == before && viewer.compact?.mode == "fresh" },
                 "\(String(describing: viewer.compact)), the client says \(before)")
         #expect(viewer.compact?.level == "normal")
-        let idleDetails = try Self.details(daemon, mount)
-        let number = { (text: String) in text.replacingOccurrences(of: "scratch ", with: "") }
-        #expect(waitUntil(seconds: 5) { viewer.details(title) == "\(number(before)) \(idleDetails)" }, "\(viewer.lines.suffix(5))")
 
         // Across the warning limit: the compact view's percentage and level, the details.
         try Data(count: 7 << 20).write(to: URL(fileURLWithPath: mount + "/fill"))
@@ -49,9 +52,12 @@ struct PlasmaWidgetTests {
         let after = try percent()
         #expect(after != before)
         #expect(waitUntil(seconds: 2) { viewer.compact?.text == after }, "\(String(describing: viewer.compact)), the client says \(after)")
+        try Self.screenshot(viewer, "plasma-compact", crop: "200x110+388+297")
+        // Clicked: the full view opens, with the details.
+        try viewer.clickCompact()
         let filledDetails = try Self.details(daemon, mount)
-        #expect(waitUntil(seconds: 2) { viewer.details(title) == "\(number(after)) \(filledDetails)" }, "\(viewer.lines.suffix(5))")
-        try Self.screenshot(viewer, "plasma-compact", crop: "260x120+382+300")
+        let number = after.replacingOccurrences(of: "scratch ", with: "")
+        #expect(waitUntil(seconds: 5) { viewer.details(title) == "\(number) \(filledDetails)" }, "\(viewer.lines.suffix(5))")
 
         // The daemon stopped: the long poll ends and the client answers by itself; said.
         #expect(daemon.stop() == 0)
@@ -70,14 +76,15 @@ struct PlasmaWidgetTests {
         let scratch = try ScratchDirectory("plasma-full")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=20m,mode=0777")
         try Data(count: 3 << 20).write(to: URL(fileURLWithPath: mount + "/data"))
-        let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--path", "~", "--interval", "100ms"])
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--path", "~", "--interval", "100ms"],
+                                           config: "[filesystem \(mount)]\nlabel = \"scratch \"\n")
         try daemon.waitUntilAnswering()
         let viewer = try PlasmaViewerSession(session: daemon.manager, formFactor: "planar")
         let percent = try GnomeShellTests.status(daemon, mount, "{percent}%")
         let details = try Self.details(daemon, mount)
-        #expect(waitUntil(seconds: 10) { viewer.details(mount) == "\(percent) \(details)" }, "\(viewer.lines.suffix(5))")
+        #expect(waitUntil(seconds: 10) { viewer.details("scratch") == "\(percent) \(details)" }, "\(viewer.lines.suffix(5))")
         #expect(waitUntil(seconds: 5) { viewer.details("Home") != nil }, "\(viewer.lines.suffix(5))")
-        try Self.screenshot(viewer, "plasma-full", crop: "400x330+312+200")
+        try Self.screenshot(viewer, "plasma-full", crop: "396x316+322+242")
     }
 
     /// The long poll on an idle disk: the client that waits does not wake once; polling every

@@ -10,9 +10,9 @@ import Testing
 /// view shows. A fake `baobab` on the PATH records what it was asked to open.
 final class PlasmaViewerSession {
     static var available: Bool {
-        ["plasmoidviewer", "Xvfb", "import", "kpackagetool5"].allSatisfy(Prerequisite.hasCommand) && DesktopBuild.available
+        ["plasmoidviewer", "Xvfb", "import", "xdotool", "kpackagetool5"].allSatisfy(Prerequisite.hasCommand) && DesktopBuild.available
     }
-    static let requirement: Comment = "needs plasmoidviewer (plasma-sdk), plasma-desktop, kpackagetool5, Xvfb and ImageMagick"
+    static let requirement: Comment = "needs plasmoidviewer (plasma-sdk), plasma-desktop, kpackagetool5, Xvfb, xdotool and ImageMagick"
 
     let manager: SystemdUserManager
     let scratch: ScratchDirectory
@@ -103,6 +103,17 @@ final class PlasmaViewerSession {
     /// The usedspace processes the widget's data engine runs now (the long poll).
     var polls: [pid_t] {
         ProcessTable.descendants(of: pid).filter { readProcFile("/proc/\($0)/comm")?.hasPrefix("usedspace") == true }
+    }
+
+    /// Clicks the compact view (where its debug log says it is), which opens the full view
+    /// as a popup, as a user does in a panel.
+    func clickCompact() throws {
+        guard let line = lines.last(where: { $0.hasPrefix("compact-at: ") }) else { throw HarnessFailure("the compact view said not where it is") }
+        let numbers = line.dropFirst("compact-at: ".count).split(separator: " ").compactMap { Int($0) }
+        guard numbers.count == 4 else { throw HarnessFailure("compact-at: \(line)") }
+        let x = numbers[0] + numbers[2] / 2, y = numbers[1] + numbers[3] / 2
+        let click = try CommandRunner.run(I3Desktop.path("xdotool"), ["mousemove", String(x), String(y), "click", "1"], environment: ["DISPLAY": display])
+        guard click.status == 0 else { throw HarnessFailure("xdotool: \(click.stderr)") }
     }
 
     /// A PNG of the display.

@@ -16,6 +16,15 @@ MouseArea {
     Layout.preferredWidth: row.implicitWidth
     onClicked: plasmoid.expanded = !plasmoid.expanded
 
+    // Where it is on the screen, in the debug log: where a test clicks to open the full view.
+    function logPlace() {
+        const place = mapToGlobal(0, 0);
+        console.debug(log, "compact-at:", Math.round(place.x), Math.round(place.y), Math.round(width), Math.round(height));
+    }
+    onWidthChanged: Qt.callLater(logPlace)
+    onHeightChanged: Qt.callLater(logPlace)
+    Component.onCompleted: Qt.callLater(logPlace)
+
     Levels { id: levels }
 
     RowLayout {
