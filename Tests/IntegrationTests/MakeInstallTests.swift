@@ -95,7 +95,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: config + "/config") && FileManager.default.fileExists(atPath: state))
 
         let left = try Self.leftovers(prefix) + Self.leftovers(unitDirectory)
-            + CommandRunner.shell("find \(quoted(prefix + "/share")) -path '*usedspace*' -type d").split(separator: "\n").map(String.init)
+            + CommandRunner.shell("find \(quoted(prefix + "/share")) -name '*usedspace*' -type d").split(separator: "\n").map(String.init)
         #expect(left.isEmpty, "left after make uninstall: \(left)")
         #expect(waitUntil(seconds: 10) { kill(pid, 0) != 0 }, "the daemon still runs from a deleted binary")
         var info = stat()
