@@ -18,6 +18,7 @@ import Testing
         "journalctl": "DaemonServiceTests.logsStructuredEntriesToTheJournal",
         "rm": "MakeInstallTests (what uninstall keeps)",
         "prometheus-node-exporter": "ConfigAndMetricsTests (the exporter parses our textfile)",
+        "gnome-extensions": "GnomeShellIdleCostTests runs docs/desktops.md's line as written, in a running GNOME Shell",
     ]
 
     /// An example: the command as written, and the output shown under it (possibly none).
@@ -30,25 +31,29 @@ import Testing
 
     // MARK: - Reading the examples
 
-    /// README: the lines of ```sh blocks (a trailing `# comment` is not part of the command,
+    /// README (or another Markdown file): the lines of ```sh blocks (a trailing `# comment` is not part of the command,
     /// but a comment that looks like output is its shown output), and the block that opens
     /// with `$ command` followed by its output.
-    static func readmeExamples() throws -> [Example] {
-        let text = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
+    static func readmeExamples(_ file: String = "README.md") throws -> [Example] {
+        let text = try String(contentsOf: repository.appendingPathComponent(file), encoding: .utf8)
         var examples: [Example] = []
         var block: [String]?
         var fence = ""
+        // A block in a list item is indented as the item's text: its lines lose that indent.
+        var indent = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if line.hasPrefix("```") {
+            let unindented = line.drop { $0 == " " }
+            if unindented.hasPrefix("```") {
                 if let lines = block {
-                    examples += Self.examples(in: lines, kind: fence, source: "README.md")
+                    examples += Self.examples(in: lines, kind: fence, source: file)
                     block = nil
                 } else {
                     block = []
-                    fence = String(line.dropFirst(3))
+                    fence = String(unindented.dropFirst(3))
+                    indent = line.count - unindented.count
                 }
             } else if block != nil {
-                block!.append(line)
+                block!.append(String(line.dropFirst(min(indent, line.count - unindented.count))))
             }
         }
         return examples
@@ -187,7 +192,8 @@ import Testing
                                                   && Prerequisite.hasCommand("mandoc"),
                                                   "needs systemd (a user manager and journald), useradd, setpriv, nsenter, socat, jq and mandoc"))
     func everyExampleCommandRunsAndPrintsWhatTheDocsShow() throws {
-        let examples = try Self.readmeExamples() + Self.manExamples("man/usedspace.1") + Self.manExamples("man/usedspaced.8")
+        let examples = try Self.readmeExamples() + Self.readmeExamples("docs/desktops.md")
+            + Self.manExamples("man/usedspace.1") + Self.manExamples("man/usedspaced.8")
         #expect(examples.count >= 12, "\(examples)")
         let fixture = try Fixture()
         var ran = 0
