@@ -31,6 +31,9 @@ struct GnomeShellMalformedTests {
         var unknown = good
         unknown["State"] = ("s", "melting")
         cases.append((unknown, "the daemon sent an unknown State 'melting'"))
+        var unknownQuota = good
+        unknownQuota["QuotaKind"] = ("s", "moral")
+        cases.append((unknownQuota, "the daemon sent an unknown QuotaKind 'moral'"))
         for (properties, said) in cases {
             // Each malformed object comes as a new one (InterfacesAdded), as after a restart.
             try fake.publish([:])
@@ -51,6 +54,17 @@ struct GnomeShellMalformedTests {
         try fake.publish([path: good])
         #expect(waitUntil(seconds: 5) { (try? shell.indicator())??.text == "90.0%" })
         #expect(try shell.indicator()?.styleClasses.contains("usedspace-critical") == true)
+
+        // A quota that leaves less room (well-formed, but the stand-in's: main's
+        // QuotaServiceTests have the daemon's on a real btrfs qgroup): the bar follows it.
+        good["QuotaKind"] = ("s", "btrfs-referenced")
+        good["QuotaUsedBytes"] = ("t", UInt64(45_000_000))
+        good["QuotaLimitBytes"] = ("t", UInt64(50_000_000))
+        try fake.publish([path: good])
+        #expect(waitUntil(seconds: 5) { (try? shell.indicator())??.text == "90.0% (quota)" }, "\(String(describing: try? shell.indicator()))")
+        let menu = try shell.openMenu()
+        #expect(GnomeShellTests.shows(menu, "Quota", "45 MB of 50 MB (btrfs-referenced)") && GnomeShellTests.shows(menu, "Used", "900 MB"), "\(menu)")
+        try shell.closeMenus()
         #expect(try shell.extensionState() == "ENABLED")
         #expect(!shell.log.contains("JS ERROR"), "\(shell.log.suffix(3000))")
     }

@@ -21,11 +21,19 @@ export function indicatorView(daemon, filesystems, home) {
     const prefix = fs.label ? `${fs.label.trim()} ` : fs.path === home ? '' : `${fs.path} `;
     if (!fs.hasNumbers)
         return {mode: 'failed', level: fs.severity, fill: 0, text: `${prefix}failed`};
-    const percent = `${prefix}${Format.percentText(fs.usedBytes, fs.freeBytes)}%`;
-    const fill = Format.filledCells(fs.usedBytes, fs.freeBytes, 1000) / 1000;
+    const [used, free] = limitingShare(fs);
+    const percent = `${prefix}${Format.percentText(used, free)}%${fs.quota ? ' (quota)' : ''}`;
+    const fill = Format.filledCells(used, free, 1000) / 1000;
     if (fs.state === 'stale')
         return {mode: 'stale', level: fs.severity, fill, text: `${percent} (stale)`};
     return {mode: 'fresh', level: fs.severity, fill, text: percent};
+}
+
+// Used and free of what fills first: a quota that leaves less room than the filesystem (the
+// bar and the percentage follow it, marked, as in the bars; Used, Free and Total stay df's),
+// else the filesystem.
+function limitingShare(fs) {
+    return fs.quota ? [fs.quota.usedBytes, Math.max(0, fs.quota.limitBytes - fs.quota.usedBytes)] : [fs.usedBytes, fs.freeBytes];
 }
 
 // One filesystem in the menu: a title, the bar's fill and percentage, and detail lines, each
@@ -44,11 +52,14 @@ export function filesystemView(fs, home) {
         fill: 0, percent: '', lines: [],
     };
     if (fs.hasNumbers) {
-        view.fill = Format.filledCells(fs.usedBytes, fs.freeBytes, 1000) / 1000;
-        view.percent = `${Format.percentText(fs.usedBytes, fs.freeBytes)}%`;
+        const [used, free] = limitingShare(fs);
+        view.fill = Format.filledCells(used, free, 1000) / 1000;
+        view.percent = `${Format.percentText(used, free)}%${fs.quota ? ' (quota)' : ''}`;
         view.lines.push(['Used', Format.fileSize(fs.usedBytes)]);
         view.lines.push(['Free', Format.fileSize(fs.freeBytes)]);
         view.lines.push(['Total', Format.fileSize(fs.totalBytes)]);
+        if (fs.quota)
+            view.lines.push(['Quota', `${Format.fileSize(fs.quota.usedBytes)} of ${Format.fileSize(fs.quota.limitBytes)} (${fs.quota.kind})`]);
     }
     if (fs.readOnly)
         view.lines.push(['Mounted', 'read-only']);

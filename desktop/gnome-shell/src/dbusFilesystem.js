@@ -13,12 +13,14 @@ export const PROPERTY_TYPES = {
     TimeToFull: 's', TimeToFullLowerSeconds: 'x', TimeToFullUpperSeconds: 'x',
     FastFillBytesPerSecond: 't', FastFillSecondsToFull: 'x',
     BtrfsUnallocatedBytes: 't', BtrfsMetadata: 's',
+    QuotaKind: 's', QuotaUsedBytes: 't', QuotaLimitBytes: 't',
     Seq: 't', SampledAt: 'x',
 };
 
 const STATES = ['fresh', 'stale', 'failed'];
 const SEVERITIES = ['normal', 'warning', 'critical'];
 const BTRFS_METADATA = ['', 'ok', 'low', 'full'];
+const QUOTA_KINDS = ['', 'btrfs-referenced', 'btrfs-exclusive', 'user', 'group', 'project'];
 
 // `lookup(name)` gives [typeString, value] of a property, or null when it is missing.
 // Returns a plain record; `problem` is null when everything checked out.
@@ -39,6 +41,8 @@ export function readFilesystem(objectPath, lookup) {
         return broken(objectPath, `the daemon sent an unknown Severity '${values.Severity}'`);
     if (!BTRFS_METADATA.includes(values.BtrfsMetadata))
         return broken(objectPath, `the daemon sent an unknown BtrfsMetadata '${values.BtrfsMetadata}'`);
+    if (!QUOTA_KINDS.includes(values.QuotaKind))
+        return broken(objectPath, `the daemon sent an unknown QuotaKind '${values.QuotaKind}'`);
     if (values.Path === '')
         return broken(objectPath, 'the daemon sent an empty Path');
     const hasNumbers = values.State !== 'failed' && values.UsedBytes + values.FreeBytes > 0;
@@ -64,6 +68,9 @@ export function readFilesystem(objectPath, lookup) {
         btrfs: values.BtrfsMetadata === ''
             ? null
             : {unallocatedBytes: values.BtrfsUnallocatedBytes, metadata: values.BtrfsMetadata},
+        quota: values.QuotaKind === ''
+            ? null
+            : {kind: values.QuotaKind, usedBytes: values.QuotaUsedBytes, limitBytes: values.QuotaLimitBytes},
         seq: values.Seq,
     };
 }

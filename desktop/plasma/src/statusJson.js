@@ -100,6 +100,8 @@ function readLine(object) {
         timeToFull: object.time_to_full && typeof object.time_to_full.text === 'string' ? object.time_to_full.text : '',
         fastFill,
         btrfs,
+        quota: object.quota && typeof object.quota.kind === 'string' && isCount(object.quota.used_bytes) && isCount(object.quota.limit_bytes)
+            ? {kind: object.quota.kind, usedBytes: object.quota.used_bytes, limitBytes: object.quota.limit_bytes} : null,
         seq: object.seq,
     };
 }
