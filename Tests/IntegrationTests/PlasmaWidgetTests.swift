@@ -99,6 +99,13 @@ struct PlasmaWidgetTests {
         var polls: [pid_t] = []
         #expect(waitUntil(seconds: 5) { polls = viewer.polls; return polls.count == 1 }, "the long polls: \(polls)")
         let poll = try #require(polls.first)
+        // Measured once it waits: its start (the answer read, the next subscription) is done.
+        let settled = waitUntil(seconds: 10) {
+            let before = ProcessLoad.switches(poll)
+            usleep(500_000)
+            return ProcessLoad.switches(poll) == before
+        }
+        #expect(settled, "the client never settled into its wait")
         let seconds = 10
         let load = ProcessLoad(pid: poll)
         let viewerLoad = ProcessLoad(pid: viewer.pid)
