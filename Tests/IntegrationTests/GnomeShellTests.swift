@@ -63,6 +63,10 @@ struct GnomeShellTests {
         try Data(count: 7 << 20).write(to: URL(fileURLWithPath: mount + "/fill"))
         let changed = waitUntil(seconds: 2) { indicator()?.styleClasses.contains("usedspace-warning") == true }
         #expect(changed, "not within 2 s of the fill: \(String(describing: indicator()))")
+        // Once the daemon has sampled the whole write (df's Used): a write caught under way
+        // is a publish of its own.
+        let written = try DiskFree.of(mount).usedBytes
+        #expect(waitUntil(seconds: 5) { (try? GnomeShellTests.status(daemon, mount, "{used:bytes}")) == "\(written)" })
         let after = try percent()
         #expect(waitUntil(seconds: 1) { indicator()?.text == after }, "\(String(describing: indicator())), the client says \(after)")
         #expect(after != before)

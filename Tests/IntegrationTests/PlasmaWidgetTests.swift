@@ -49,6 +49,10 @@ struct PlasmaWidgetTests {
         // Across the warning limit: the compact view's percentage and level, the details.
         try Data(count: 7 << 20).write(to: URL(fileURLWithPath: mount + "/fill"))
         #expect(waitUntil(seconds: 2) { viewer.compact?.level == "warning" }, "not within 2 s: \(String(describing: viewer.compact))")
+        // Once the daemon has sampled the whole write (df's Used): a write caught under way
+        // is a publish of its own.
+        let written = try DiskFree.of(mount).usedBytes
+        #expect(waitUntil(seconds: 5) { (try? GnomeShellTests.status(daemon, mount, "{used:bytes}")) == "\(written)" })
         let after = try percent()
         #expect(after != before)
         #expect(waitUntil(seconds: 2) { viewer.compact?.text == after }, "\(String(describing: viewer.compact)), the client says \(after)")
