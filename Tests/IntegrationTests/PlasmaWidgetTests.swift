@@ -4,7 +4,8 @@ import Testing
 /// The KDE Plasma 5.27 widget in a real plasmoidviewer (PlasmaViewerSession), fed by the real
 /// daemon as users run it (UserServiceDaemon) through the client's long poll: the compact
 /// view shows the bar's percentage and level, the full view the details as
-/// `usedspace status --details` says them; a fill across the warning limit changes both;
+/// `usedspace status --details` says them; a fill across the warning limit changes both
+/// (within 2 s here, 5 s allowed on a loaded machine);
 /// the daemon stopped is said, started again is followed. On an idle disk the widget's one
 /// waiting client does nothing at all, where polling every second would start a process
 /// a second. With USEDSPACE_SCREENSHOTS=1 the screenshots of docs/desktops.md are taken anew.
@@ -47,8 +48,12 @@ struct PlasmaWidgetTests {
         #expect(viewer.compact?.level == "normal")
 
         // Across the warning limit: the compact view's percentage and level, the details.
+        // Within 2 s on a quiet machine; the deadline leaves room for a loaded one (the
+        // widget starts a client per answer), and the time taken is printed.
+        let filled = Date()
         try Data(count: 7 << 20).write(to: URL(fileURLWithPath: mount + "/fill"))
-        #expect(waitUntil(seconds: 2) { viewer.compact?.level == "warning" }, "not within 2 s: \(String(describing: viewer.compact))")
+        #expect(waitUntil(seconds: 5) { viewer.compact?.level == "warning" }, "not within 5 s: \(String(describing: viewer.compact))")
+        print("Plasma: the compact view said warning \(String(format: "%.2f", Date().timeIntervalSince(filled))) s after the fill began")
         // Once the daemon has sampled the whole write (df's Used): a write caught under way
         // is a publish of its own.
         let written = try DiskFree.of(mount).usedBytes
