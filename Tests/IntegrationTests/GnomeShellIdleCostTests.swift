@@ -24,7 +24,7 @@ struct GnomeShellIdleCostTests {
                                            config: "[filesystem \(mount)]\nlabel = \"idle \"\n")
         try daemon.waitUntilAnswering()
         let shell = try GnomeShellSession(session: daemon.manager)
-        let expected = try GnomeShellTests.status(daemon, mount, "idle {percent}%")
+        let expected = try ClientSays.status(daemon, mount, "idle {percent}%")
         #expect(waitUntil(seconds: 10) { (try? shell.indicator())??.text == expected }, "\(String(describing: try? shell.indicator()))")
 
         // Every message to or from the daemon, by its well-known and its unique name.
@@ -43,8 +43,8 @@ struct GnomeShellIdleCostTests {
         try Data(count: 5 << 20).write(to: URL(fileURLWithPath: mount + "/fill"))
         // The write is done: once the daemon has sampled all of it (df's Used), it is shown.
         let written = try DiskFree.of(mount).usedBytes
-        #expect(waitUntil(seconds: 5) { (try? GnomeShellTests.status(daemon, mount, "{used:bytes}")) == "\(written)" })
-        let after = try GnomeShellTests.status(daemon, mount, "idle {percent}%")
+        #expect(waitUntil(seconds: 5) { (try? ClientSays.status(daemon, mount, "{used:bytes}")) == "\(written)" })
+        let after = try ClientSays.status(daemon, mount, "idle {percent}%")
         #expect(waitUntil(seconds: 2) { (try? shell.indicator())??.text == after }, "\(String(describing: try? shell.indicator())), the client says \(after)")
         let traced = strace.stop()
         let signals = monitor.messages.filter { $0["type"] as? String == "signal" }

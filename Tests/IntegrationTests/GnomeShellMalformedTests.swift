@@ -63,7 +63,7 @@ struct GnomeShellMalformedTests {
         try fake.publish([path: good])
         #expect(waitUntil(seconds: 5) { (try? shell.indicator())??.text == "90.0% (quota)" }, "\(String(describing: try? shell.indicator()))")
         let menu = try shell.openMenu()
-        #expect(GnomeShellTests.shows(menu, "Quota", "45 MB of 50 MB (btrfs-referenced)") && GnomeShellTests.shows(menu, "Used", "900 MB"), "\(menu)")
+        #expect(ClientSays.shows(menu, "Quota", "45 MB of 50 MB (btrfs-referenced)") && ClientSays.shows(menu, "Used", "900 MB"), "\(menu)")
         try shell.closeMenus()
         #expect(try shell.extensionState() == "ENABLED")
         #expect(!shell.log.contains("JS ERROR"), "\(shell.log.suffix(3000))")

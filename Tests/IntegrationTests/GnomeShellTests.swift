@@ -12,30 +12,6 @@ import Testing
        Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"),
        Prerequisite.enabled(GnomeShellSession.available, GnomeShellSession.requirement))
 struct GnomeShellTests {
-    /// What the client says of `path`, through the daemon: `template`'s text.
-    static func status(_ daemon: UserServiceDaemon, _ path: String, _ template: String) throws -> String {
-        let result = try daemon.usedspace(["status", "--path", path, "--template", template])
-        guard result.status == 0 else { throw HarnessFailure("usedspace status: \(result.stderr)") }
-        return result.stdout.trimmingCharacters(in: .newlines)
-    }
-
-    /// The Used, Free and Total lines of `usedspace status --details`, as [label, value].
-    static func details(_ daemon: UserServiceDaemon, _ path: String) throws -> [[String]] {
-        let result = try daemon.usedspace(["status", "--path", path, "--details"])
-        var lines: [[String]] = []
-        for line in result.stdout.split(separator: "\n") {
-            let fields = line.split(separator: "\t").map(String.init)
-            guard fields.count == 2, ["Used:", "Free:", "Total:"].contains(fields[0]) else { continue }
-            lines.append([String(fields[0].dropLast()), fields[1]])
-        }
-        return lines
-    }
-
-    /// Whether `texts` has `label` followed by `value`.
-    static func shows(_ texts: [String], _ label: String, _ value: String) -> Bool {
-        zip(texts, texts.dropFirst()).contains { $0 == label && $1 == value }
-    }
-
     static func screenshot(_ shell: GnomeShellSession, _ name: String, crop: String) throws {
         guard RealBarTests.updateScreenshots else { return }
         let full = shell.scratch.subpath("\(name)-full.png")
@@ -53,7 +29,7 @@ struct GnomeShellTests {
         let shell = try GnomeShellSession(session: daemon.manager)
         #expect(try shell.extensionState() == "ENABLED", "\(shell.log.suffix(2000))")
         func indicator() -> GnomeIndicator? { (try? shell.indicator()) ?? nil }
-        let percent = { try Self.status(daemon, mount, "scratch {percent}%") }
+        let percent = { try ClientSays.status(daemon, mount, "scratch {percent}%") }
 
         let before = try percent()
         #expect(waitUntil(seconds: 5) { indicator()?.text == before }, "\(String(describing: indicator())), the client says \(before)")
@@ -66,7 +42,7 @@ struct GnomeShellTests {
         // Once the daemon has sampled the whole write (df's Used): a write caught under way
         // is a publish of its own.
         let written = try DiskFree.of(mount).usedBytes
-        #expect(waitUntil(seconds: 5) { (try? GnomeShellTests.status(daemon, mount, "{used:bytes}")) == "\(written)" })
+        #expect(waitUntil(seconds: 5) { (try? ClientSays.status(daemon, mount, "{used:bytes}")) == "\(written)" })
         let after = try percent()
         #expect(waitUntil(seconds: 1) { indicator()?.text == after }, "\(String(describing: indicator())), the client says \(after)")
         #expect(after != before)
@@ -80,9 +56,9 @@ struct GnomeShellTests {
 
         // The menu: Used, Free and Total as `usedspace status --details` says them.
         let menu = try shell.openMenu()
-        let details = try Self.details(daemon, mount)
+        let details = try ClientSays.details(daemon, mount)
         #expect(details.count == 3, "\(details)")
-        for line in details { #expect(Self.shows(menu, line[0], line[1]), "\(line) in \(menu)") }
+        for line in details { #expect(ClientSays.shows(menu, line[0], line[1]), "\(line) in \(menu)") }
         #expect(menu.contains("scratch") && menu.contains(after.replacingOccurrences(of: "scratch ", with: "")), "\(menu)")
         try Self.screenshot(shell, "gnome-menu", crop: "500x360+780+0")
         try shell.activateMenuItem("Open Disk Usage Analyzer")
@@ -103,7 +79,7 @@ struct GnomeShellTests {
         try shell.setSetting("analyzer-command", "''")
 
         // The date menu's section, and the setting that takes it away.
-        let free = try Self.status(daemon, mount, "{free} free of {total}")
+        let free = try ClientSays.status(daemon, mount, "{free} free of {total}")
         let section = try shell.openDateMenu()
         #expect(section.first == "Used Space" && section.contains("scratch") && section.contains(free), "\(section)")
         try Self.screenshot(shell, "gnome-date-menu", crop: "740x560+270+0")

@@ -14,8 +14,8 @@ import Testing
        Prerequisite.enabled(PlasmaViewerSession.available, PlasmaViewerSession.requirement))
 struct PlasmaWidgetTests {
     /// "Used: 7.34 MB; Free: 2.65 MB; Total: 10.49 MB", from `usedspace status --details`.
-    static func details(_ daemon: UserServiceDaemon, _ path: String) throws -> String {
-        try GnomeShellTests.details(daemon, path).map { "\($0[0]): \($0[1])" }.joined(separator: "; ")
+    static func detailsLine(_ daemon: UserServiceDaemon, _ path: String) throws -> String {
+        try ClientSays.details(daemon, path).map { "\($0[0]): \($0[1])" }.joined(separator: "; ")
     }
 
     static func screenshot(_ viewer: PlasmaViewerSession, _ name: String, crop: String) throws {
@@ -39,7 +39,7 @@ struct PlasmaWidgetTests {
                                            config: "[bar]\nwarn = 50%\ncritical = 90%\n\n[filesystem \(mount)]\nlabel = \"scratch \"\n")
         try daemon.waitUntilAnswering()
         let viewer = try PlasmaViewerSession(session: daemon.manager)
-        let percent = { try GnomeShellTests.status(daemon, mount, "scratch {percent}%") }
+        let percent = { try ClientSays.status(daemon, mount, "scratch {percent}%") }
         let title = "scratch"
 
         let before = try percent()
@@ -57,14 +57,14 @@ struct PlasmaWidgetTests {
         // Once the daemon has sampled the whole write (df's Used): a write caught under way
         // is a publish of its own.
         let written = try DiskFree.of(mount).usedBytes
-        #expect(waitUntil(seconds: 5) { (try? GnomeShellTests.status(daemon, mount, "{used:bytes}")) == "\(written)" })
+        #expect(waitUntil(seconds: 5) { (try? ClientSays.status(daemon, mount, "{used:bytes}")) == "\(written)" })
         let after = try percent()
         #expect(after != before)
         #expect(waitUntil(seconds: 2) { viewer.compact?.text == after }, "\(String(describing: viewer.compact)), the client says \(after)")
         try Self.screenshot(viewer, "plasma-compact", crop: "200x110+388+297")
         // Clicked: the full view opens, with the details.
         try viewer.clickCompact()
-        let filledDetails = try Self.details(daemon, mount)
+        let filledDetails = try Self.detailsLine(daemon, mount)
         let number = after.replacingOccurrences(of: "scratch ", with: "")
         #expect(waitUntil(seconds: 5) { viewer.details(title) == "\(number) \(filledDetails)" }, "\(viewer.lines.suffix(5))")
 
@@ -89,8 +89,8 @@ struct PlasmaWidgetTests {
                                            config: "[filesystem \(mount)]\nlabel = \"scratch \"\n")
         try daemon.waitUntilAnswering()
         let viewer = try PlasmaViewerSession(session: daemon.manager, formFactor: "planar")
-        let percent = try GnomeShellTests.status(daemon, mount, "{percent}%")
-        let details = try Self.details(daemon, mount)
+        let percent = try ClientSays.status(daemon, mount, "{percent}%")
+        let details = try Self.detailsLine(daemon, mount)
         #expect(waitUntil(seconds: 10) { viewer.details("scratch") == "\(percent) \(details)" }, "\(viewer.lines.suffix(5))")
         #expect(waitUntil(seconds: 5) { viewer.details("Home") != nil }, "\(viewer.lines.suffix(5))")
         try Self.screenshot(viewer, "plasma-full", crop: "396x316+322+242")
