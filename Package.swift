@@ -43,10 +43,6 @@ let package = Package(
         .executable(name: "usedspace", targets: ["usedspace"]),
         .executable(name: "usedspaced", targets: ["usedspaced"]),
     ],
-    dependencies: [
-        // 1.12: LogHandler.log(event:) with LogEvent.error, the API JournalLogHandler implements.
-        .package(url: "https://github.com/apple/swift-log", from: "1.12.0"),
-    ],
     targets: [
         .target(name: "UsedSpaceCore"),
         .target(name: "CLinux"),
@@ -61,26 +57,22 @@ let package = Package(
         .target(name: "UsedSpaceClient", dependencies: ["UsedSpaceCore", "UsedSpaceSystem"]),
         .executableTarget(
             name: "usedspace",
-            dependencies: ["UsedSpaceClient"],
+            dependencies: ["UsedSpaceClient", "UsedSpaceSystem"],
             linkerSettings: clientLinking
         ),
         .target(
             name: "UsedSpaceDaemon",
-            dependencies: [
-                "UsedSpaceCore", "UsedSpaceSystem", "CSystemd", "CBusVtable",
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            dependencies: ["UsedSpaceCore", "UsedSpaceSystem", "CSystemd", "CBusVtable"]
         ),
         .executableTarget(
             name: "usedspaced",
-            dependencies: ["UsedSpaceDaemon"],
+            dependencies: ["UsedSpaceDaemon", "UsedSpaceSystem"],
             exclude: ["Linking"],
             linkerSettings: daemonLinking
         ),
         .testTarget(name: "UsedSpaceCoreTests", dependencies: ["UsedSpaceCore"], exclude: ["Golden"]),
         .testTarget(name: "UsedSpaceSystemTests", dependencies: ["UsedSpaceSystem", "UsedSpaceCore"]),
-        .testTarget(name: "UsedSpaceDaemonTests", dependencies: ["UsedSpaceDaemon", "UsedSpaceSystem", "UsedSpaceCore",
-                                                                 .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "UsedSpaceDaemonTests", dependencies: ["UsedSpaceDaemon", "UsedSpaceSystem", "UsedSpaceCore"]),
         .testTarget(name: "UsedSpaceClientTests", dependencies: ["UsedSpaceClient", "UsedSpaceSystem", "UsedSpaceCore"]),
         .target(name: "CTestSupport", path: "Tests/CTestSupport"),
         .testTarget(

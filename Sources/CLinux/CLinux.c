@@ -3,6 +3,36 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 
+int clinux_open(const char *path, int flags, unsigned int mode) { return open(path, flags, (mode_t)mode); }
+
+static int argument_count;
+static char **arguments;
+
+// glibc calls the functions of .init_array with main's argc, argv and envp (static too).
+__attribute__((constructor)) static void keep_arguments(int count, char **values, char **environment) {
+    (void)environment;
+    argument_count = count;
+    arguments = values;
+}
+
+int clinux_argument_count(void) { return argument_count; }
+
+char *const *clinux_arguments(void) { return arguments; }
+
+char *const *clinux_environment(void) { return environ; }
+
+int clinux_fcntl(int fd, int command, int argument) { return fcntl(fd, command, argument); }
+
+int clinux_terminal_columns(int fd) {
+    struct winsize size = {0};
+    if (!isatty(fd) || ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_col;
+}
+
+void clinux_ignore_signal(int signal_number) { signal(signal_number, SIG_IGN); }
+
+void clinux_default_signal(int signal_number) { signal(signal_number, SIG_DFL); }
+
 int clinux_accept4(int fd, int flags) { return accept4(fd, 0, 0, flags); }
 
 int clinux_eventfd(unsigned int initial, int flags) { return eventfd(initial, flags); }

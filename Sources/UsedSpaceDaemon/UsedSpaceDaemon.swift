@@ -1,5 +1,4 @@
-import Glibc
-import Logging
+import CLinux
 import UsedSpaceCore
 import UsedSpaceSystem
 
@@ -30,19 +29,8 @@ public enum UsedSpaceDaemon {
         if options.reload {
             return ReloadCommand.run(options)
         }
-        let useJournal = JournalLogHandler.stderrIsJournal
-        let level: Logger.Level = options.verbose ? .debug : .info
-        LoggingSystem.bootstrap { _ in
-            if useJournal {
-                var handler = JournalLogHandler(identifier: "usedspaced")
-                handler.logLevel = level
-                return handler
-            }
-            var handler = StandardErrorLogHandler(identifier: "usedspaced")
-            handler.logLevel = level
-            return handler
-        }
-        let logger = Logger(label: "usedspaced")
+        let logger = Logger(identifier: "usedspaced", destination: JournalLog.stderrIsJournal ? .journal : .standardError,
+                            logLevel: options.verbose ? .debug : .info)
 
         let paths: DaemonPaths
         do {
@@ -56,11 +44,13 @@ public enum UsedSpaceDaemon {
         ProcessControl.blockSignals([SIGTERM, SIGINT, SIGHUP])
         ProcessControl.ignore(SIGPIPE)
         ProcessControl.raiseOpenFileLimit(to: UInt64(DaemonSettings.clientRange.upperBound + 64))
-        do {
-            let loop = try EventLoop()
+        do throws(DaemonFailure) {
+            let loop: EventLoop
+            do { loop = try EventLoop() } catch { throw DaemonFailure(error) }
             let manager = Manager(loop: loop, logger: logger, paths: paths, loader: ConfigurationLoader(paths: paths, options: options))
             try manager.start()
-            let status = try loop.run()
+            let status: Int32
+            do { status = try loop.run() } catch { throw DaemonFailure(error) }
             withExtendedLifetime(manager) {}
             return status
         } catch {

@@ -1,4 +1,5 @@
-import Glibc
+import CLinux
 import UsedSpaceClient
+import UsedSpaceSystem
 
-exit(UsedSpaceCLI.main(CommandLine.arguments))
+exit(UsedSpaceCLI.main(ProcessEnvironment.arguments))

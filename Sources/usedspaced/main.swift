@@ -1,4 +1,5 @@
-import Glibc
+import CLinux
 import UsedSpaceDaemon
+import UsedSpaceSystem
 
-exit(UsedSpaceDaemon.main(CommandLine.arguments))
+exit(UsedSpaceDaemon.main(ProcessEnvironment.arguments))

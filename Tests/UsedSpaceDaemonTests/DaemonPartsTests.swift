@@ -1,4 +1,3 @@
-import Logging
 import Testing
 @testable import UsedSpaceCore
 @testable import UsedSpaceDaemon

@@ -1,5 +1,4 @@
 import Glibc
-import Logging
 import Testing
 @testable import UsedSpaceCore
 @testable import UsedSpaceDaemon
@@ -20,22 +19,30 @@ import Testing
 
         init() throws { loop = try EventLoop() }
 
-        func makeWatch(configuredPath: String, settings: DaemonSettings) throws -> WatchedPath {
-            let watch = try WatchedPath(configuredPath: configuredPath, path: configuredPath,
-                                        publisher: Publisher(policy: PublishPolicy(), source: .daemon),
-                                        settings: settings, loop: loop, estimate: { _ in nil }) { _, _ in }
-            made.append(watch)
-            return watch
+        func makeWatch(configuredPath: String, settings: DaemonSettings) throws(DaemonFailure) -> WatchedPath {
+            do {
+                let watch = try WatchedPath(configuredPath: configuredPath, path: configuredPath,
+                                            publisher: Publisher(policy: PublishPolicy(), source: .daemon),
+                                            settings: settings, loop: loop, estimate: { _ in nil }) { _, _ in }
+                made.append(watch)
+                return watch
+            } catch {
+                throw DaemonFailure(error)
+            }
         }
 
-        func makeTextfile(directory: String) throws -> BackgroundFileWriter {
+        func makeTextfile(directory: String) throws(DaemonFailure) -> BackgroundFileWriter {
             if directory == failingTextfile { throw DaemonFailure("no textfile today") }
-            return try BackgroundFileWriter(path: directory + "/usedspace.prom", what: "the textfile", loop: loop, logger: Logger(label: "test"))
+            do {
+                return try BackgroundFileWriter(path: directory + "/usedspace.prom", what: "the textfile", loop: loop, logger: Logger(label: "test"))
+            } catch {
+                throw DaemonFailure(error)
+            }
         }
 
-        func start(_ watch: WatchedPath) throws {
+        func start(_ watch: WatchedPath) throws(DaemonFailure) {
             if watch.configuredPath == failingStart { throw DaemonFailure("cannot start \(watch.configuredPath)") }
-            try watch.start()
+            do { try watch.start() } catch { throw DaemonFailure(error) }
             started.append(watch.configuredPath)
         }
     }

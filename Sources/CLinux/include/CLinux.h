@@ -1,7 +1,57 @@
-// Linux interfaces that Swift's Glibc module leaves out because they need _GNU_SOURCE:
-// accept4(2), eventfd(2), struct ucred (SO_PEERCRED). Only plain C types cross this
-// header, so it does not clash with the Glibc module's view of the system headers.
+// The C library as every module of ours sees it, and the Linux interfaces Swift cannot call
+// directly. Embedded Swift has no Glibc module, so this is the one C module in both builds:
+// the libc headers, plus small functions for what Swift cannot import (errno, a macro;
+// variadic open, fcntl and ioctl; SIG_IGN, a cast) and for what needs _GNU_SOURCE (accept4,
+// eventfd, struct ucred, signalfd, timerfd, pidfd).
 #pragma once
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+/// The process's environment, `environ` (a global Swift 6 cannot read without a data race
+/// check; <unistd.h> declares it only with _GNU_SOURCE).
+char *const *clinux_environment(void);
+
+/// The program's arguments, argv[0] first, as main received them (Embedded Swift has no
+/// CommandLine): kept by a constructor, which glibc calls with main's arguments.
+int clinux_argument_count(void);
+char *const *clinux_arguments(void);
+
+/// errno of the calling thread (a macro in C).
+static inline int clinux_errno(void) { return errno; }
+
+/// open(2) with its mode argument (open is variadic in C).
+int clinux_open(const char *path, int flags, unsigned int mode);
+
+/// fcntl(2) with an int argument, or none (0) for the commands that take none.
+int clinux_fcntl(int fd, int command, int argument);
+
+/// The columns of the terminal on `fd` (ioctl TIOCGWINSZ), 0 when it is none or does not say.
+int clinux_terminal_columns(int fd);
+
+/// Sets `signal` to be ignored (SIG_IGN), or to its default action (SIG_DFL).
+void clinux_ignore_signal(int signal);
+void clinux_default_signal(int signal);
 
 /// accept4(2) without the peer address. Flags: SOCK_CLOEXEC, SOCK_NONBLOCK.
 int clinux_accept4(int fd, int flags);
@@ -81,6 +131,9 @@ struct clinux_probe_answer {
     unsigned int path_length;
     char path[4096];
 };
+
+/// The first byte of an answer's path (Swift sees `path` as a tuple of 4096 elements).
+static inline const char *clinux_probe_answer_path(const struct clinux_probe_answer *answer) { return answer->path; }
 
 /// Forks a filesystem probe for `path`: a child that, for every byte written to
 /// `*requests`, writes one struct clinux_probe_answer to `*answers`, and exits when

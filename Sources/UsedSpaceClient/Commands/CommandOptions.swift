@@ -37,7 +37,7 @@ enum CommandOptions {
     static let path = OptionSpec("--path", short: "p", value: "PATH", ["the filesystem holding PATH (default: your home", "directory's)"], completion: .path)
     static let all = OptionSpec("--all", short: "a", ["every path the daemon watches (without a daemon: the", "[daemon] paths of the configuration)"])
     static let format = OptionSpec("--format", short: "f", value: "FORMAT", ["text (default), json, or a status bar's: i3bar,", "i3blocks, polybar, waybar"],
-                                   completion: .choices(OutputFormat.allCases.map(\.rawValue)))
+                                   completion: .choices(OutputFormat.allCases.map { $0.rawValue }))
     static let details = OptionSpec("--details", short: "d", ["also show Used, Free (available to you) and Total;", "a fast fill, and on btrfs the allocation"])
     static let noDaemon = OptionSpec("--no-daemon", ["sample in this process even when the daemon runs"])
     static let config = OptionSpec("--config", value: "FILE", ["read the configuration from FILE"], completion: .file)
@@ -54,7 +54,7 @@ enum CommandOptions {
         OptionSpec("--bar-width", value: "N", ["cells of the bar, 0 for none (default 10; text: 20)"]),
         OptionSpec("--bar-glyphs", value: "CHARS", ["the filled and the empty cell, e.g. '#-' (or ascii)"]),
         OptionSpec("--unit", value: "UNIT", ["sizes as file (311.16 GB, the default), si (df -H),", "iec (df -h) or bytes"],
-                   completion: .choices(SizeUnit.allCases.map(\.rawValue))),
+                   completion: .choices(SizeUnit.allCases.map { $0.rawValue })),
         OptionSpec("--icons", value: "ICONS", ["the icon ramp of {icon}, e.g. '▁▃▅▇'"]),
         OptionSpec("--template", value: "TEXT", ["what the block shows, e.g. '{free:iec} free'"]),
         OptionSpec("--template-warning", value: "TEXT", ["… at the warning level"]),
@@ -97,7 +97,7 @@ enum CommandOptions {
         OptionSpec("--format", short: "f", value: "FORMAT", ["text (default) or json: one object per filesystem", "per line, with the keys of status --format json"],
                    completion: .choices(["text", "json"])),
         OptionSpec("--unit", value: "UNIT", ["sizes as iec (df -h, the default), si (df -H),", "file (311.16 GB) or bytes"],
-                   completion: .choices(SizeUnit.allCases.map(\.rawValue))),
+                   completion: .choices(SizeUnit.allCases.map { $0.rawValue })),
         OptionSpec("--warn", value: "LIMIT", ["yellow from LIMIT on: a used percentage or a free", "size (default 80%); repeatable"]),
         OptionSpec("--critical", value: "LIMIT", ["red from LIMIT on (default 90%); repeatable"]),
         OptionSpec("--bar-width", value: "N", ["cells of the bar, 0 for none (default 10)"]),

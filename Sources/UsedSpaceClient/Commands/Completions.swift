@@ -43,7 +43,7 @@ enum Completions {
     // MARK: - bash
 
     static func bash() -> String {
-        func words(_ options: [OptionSpec]) -> String { options.flatMap(\.names).joined(separator: " ") }
+        func words(_ options: [OptionSpec]) -> String { options.flatMap { $0.names }.joined(separator: " ") }
         var text = header("#", "bash")
         text += """
             _usedspace() {
@@ -57,10 +57,10 @@ enum Completions {
                 done
                 case $command in
                     "")
-                        mapfile -t COMPREPLY < <(compgen -W "\(commandSummaries.map(\.name).joined(separator: " ")) \(words(CommandOptions.top))" -- "$cur")
+                        mapfile -t COMPREPLY < <(compgen -W "\(commandSummaries.map { $0.name }.joined(separator: " ")) \(words(CommandOptions.top))" -- "$cur")
                         return ;;
                     help)
-                        mapfile -t COMPREPLY < <(compgen -W "\(commandSummaries.map(\.name).filter { $0 != "help" }.joined(separator: " "))" -- "$cur")
+                        mapfile -t COMPREPLY < <(compgen -W "\(commandSummaries.map { $0.name }.filter { $0 != "help" }.joined(separator: " "))" -- "$cur")
                         return ;;
                     completion)
                         mapfile -t COMPREPLY < <(compgen -W "\(shells.joined(separator: " ")) \(words(CommandOptions.completion))" -- "$cur")
@@ -159,7 +159,7 @@ enum Completions {
         text += "        click)\n            _arguments \(zshSpecs(CommandOptions.click).joined(separator: " ")) '1:button:(left middle right)' ;;\n"
         text += "        config)\n            _arguments \(zshSpecs(CommandOptions.configCommand).joined(separator: " ")) '1:action:(check)' ;;\n"
         text += "        completion)\n            _arguments \(zshSpecs(CommandOptions.completion).joined(separator: " ")) '1:shell:(\(shells.joined(separator: " ")))' ;;\n"
-        text += "        help)\n            _arguments '1:command:(\(commandSummaries.map(\.name).filter { $0 != "help" }.joined(separator: " ")))' ;;\n"
+        text += "        help)\n            _arguments '1:command:(\(commandSummaries.map { $0.name }.filter { $0 != "help" }.joined(separator: " ")))' ;;\n"
         text += "    esac\n}\n"
         text += "_usedspace \"$@\"\n"
         return text
@@ -174,14 +174,14 @@ enum Completions {
     static func fish() -> String {
         var text = header("#", "fish")
         text += "complete -c usedspace -f\n"
-        let names = commandSummaries.map(\.name).joined(separator: " ")
+        let names = commandSummaries.map { $0.name }.joined(separator: " ")
         for (name, summary) in commandSummaries {
             text += "complete -c usedspace -n 'not __fish_seen_subcommand_from \(names)' -a \(name) -d \(fishQuoted(summary))\n"
         }
         for option in CommandOptions.top {
             text += "complete -c usedspace -n 'not __fish_seen_subcommand_from \(names)'\(fishFlags(option))\n"
         }
-        text += "complete -c usedspace -n '__fish_seen_subcommand_from help' -a '\(commandSummaries.map(\.name).filter { $0 != "help" }.joined(separator: " "))'\n"
+        text += "complete -c usedspace -n '__fish_seen_subcommand_from help' -a '\(commandSummaries.map { $0.name }.filter { $0 != "help" }.joined(separator: " "))'\n"
         text += "complete -c usedspace -n '__fish_seen_subcommand_from completion' -a '\(shells.joined(separator: " "))'\n"
         text += "complete -c usedspace -n '__fish_seen_subcommand_from config' -a check -d 'check the configuration file'\n"
         text += "complete -c usedspace -n '__fish_seen_subcommand_from click' -a 'left middle right'\n"

@@ -74,7 +74,7 @@ enum ConfigCommand {
             report(problems, in: path, text: text)
             return ExitStatus.failure
         }
-        let sections = Set(file.entries.map(\.section))
+        let sections = Set(file.entries.map { $0.section })
         let summary = ConfigurationSummary.lines(configuration, sectionsInFile: sections, home: home).map { "  " + $0 + "\n" }.joined()
         // Valid as written; what will still fail when it runs is a problem too.
         let runtime = RuntimeChecks.problems(configuration, file: file, home: home)

@@ -92,7 +92,7 @@ enum StatusCommand {
             output = BarOutput.line(items, format: options.format, profiles: profiles, home: TargetPaths.lexicalHome).map { $0 + "\n" } ?? ""
         }
         StandardStreams.write(output)
-        warning.report(daemonRefusal: snapshots.lazy.compactMap(\.configurationProblem).first)
+        warning.report(daemonRefusal: snapshots.lazy.compactMap { $0.configurationProblem }.first)
         var status = ExitStatus.success
         for snapshot in snapshots where snapshot.state == .failed {
             StandardStreams.error("usedspace: \(ControlCharacters.replaced(in: snapshot.error ?? "the sample failed"))")

@@ -40,7 +40,7 @@ enum ConfigurationSummary {
 
     static func barLine(_ bar: BarOptions) -> String {
         var parts: [String] = []
-        func limits(_ list: [AlertLimit]) -> String { list.map(\.description).joined(separator: " or ") }
+        func limits(_ list: [AlertLimit]) -> String { list.map { $0.description }.joined(separator: " or ") }
         parts.append(bar.severity.warning.isEmpty ? "no warning level" : "warning at " + limits(bar.severity.warning))
         parts.append(bar.severity.critical.isEmpty ? "no critical level" : "critical at " + limits(bar.severity.critical))
         parts.append("hysteresis \(PercentText.exact(bar.severity.hysteresis))%")

@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import UsedSpaceCore
 import UsedSpaceSystem
 
@@ -12,7 +12,7 @@ enum RuntimeChecks {
 
     static func problems(_ configuration: Configuration, file: ConfigFile, home: String?) -> [ConfigError] {
         var problems: [ConfigError] = []
-        let pathLines = file.entries.filter { $0.section == "daemon" && $0.key == "path" && $0.value != DaemonSettings.automaticPath }.map(\.line)
+        let pathLines = file.entries.filter { $0.section == "daemon" && $0.key == "path" && $0.value != DaemonSettings.automaticPath }.map { $0.line }
         for (index, path) in configuration.daemon.paths.enumerated() {
             let line = index < pathLines.count ? pathLines[index] : 0
             guard let expanded = DaemonSettings.expand(path, home: home) else {
@@ -50,7 +50,7 @@ enum RuntimeChecks {
             return "\(existing) is not a directory"
         }
         if access(existing, W_OK) != 0 {
-            return "\(existing) is not writable by you (\(SystemError(call: "access", errno: errno).message)); make it so, or choose another directory"
+            return "\(existing) is not writable by you (\(SystemError(call: "access", errno: clinux_errno()).message)); make it so, or choose another directory"
         }
         let writable = ServiceSandbox.writablePaths(home: home)
         guard writable.contains(where: { directory == $0 || directory.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {

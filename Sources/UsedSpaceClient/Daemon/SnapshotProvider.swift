@@ -16,15 +16,16 @@ enum SnapshotProvider {
         // Nothing at the path: no daemon and no socket unit; skip the connect.
         guard (try? FileStatus.of(socket))?.isSocket == true else { return nil }
         let path = path()
-        do {
-            let connection = try DaemonConnection(path: socket)
-            let view = ViewRequest(format: .snapshot, details: false, path: path, all: all)
-            let lines = try connection.request(view.requestLine(verb: "status"), deadline: MonotonicClock.nanoseconds() + daemonTimeoutNanoseconds)
-            guard !lines.isEmpty else { return nil }
-            return try lines.map { line throws in try SnapshotCodec.decode(line, source: .daemon) }
-        } catch {
-            return nil
+        let view = ViewRequest(format: .snapshot, details: false, path: path, all: all)
+        guard let connection = try? DaemonConnection(path: socket),
+              let lines = try? connection.request(view.requestLine(verb: "status"), deadline: MonotonicClock.nanoseconds() + daemonTimeoutNanoseconds),
+              !lines.isEmpty else { return nil }
+        var snapshots: [Snapshot] = []
+        for line in lines {
+            guard let snapshot = try? SnapshotCodec.decode(line, source: .daemon) else { return nil }
+            snapshots.append(snapshot)
         }
+        return snapshots
     }
 
     /// Sampled so that a filesystem that hangs cannot hang us (IsolatedSample).

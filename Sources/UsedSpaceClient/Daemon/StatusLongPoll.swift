@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import UsedSpaceCore
 import UsedSpaceSystem
 
@@ -37,7 +37,7 @@ enum StatusLongPoll {
             // stdout with no events asked for still reports POLLERR once its reader is gone.
             var descriptors = [pollfd(fd: subscription.descriptor, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)]
-            if poll(&descriptors, 2, -1) < 0 && errno != EINTR { return .noDaemon }
+            if poll(&descriptors, 2, -1) < 0 && clinux_errno() != EINTR { return .noDaemon }
             if descriptors[1].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return .readerGone }
             for event in subscription.read() {
                 switch event {

@@ -22,7 +22,7 @@ enum BarOutput {
                      severity: item.severity, expanded: item.expanded)
         }
         if format == .i3bar { return I3barRenderer.statusLine(blocks) }
-        guard let block = BarBlock.combined(blocks, headings: BarBlock.headings(items.map(\.snapshot))) else { return nil }
+        guard let block = BarBlock.combined(blocks, headings: BarBlock.headings(items.map { $0.snapshot })) else { return nil }
         return SnapshotView.barLine(block, format: format)
     }
 

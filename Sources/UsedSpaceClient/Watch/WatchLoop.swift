@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import UsedSpaceCore
 import UsedSpaceSystem
 
@@ -139,7 +139,7 @@ final class WatchLoop {
         let now = MonotonicClock.nanoseconds()
         let timeout = deadline().map { $0 > now ? Int32(min(($0 - now) / 1_000_000 + 1, 60_000)) : 0 } ?? -1
         let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-        if ready < 0 && errno != EINTR { return false }
+        if ready < 0 && clinux_errno() != EINTR { return false }
         let after = MonotonicClock.nanoseconds()
         for entry in descriptors where entry.revents != 0 {
             if entry.fd == STDOUT_FILENO {
@@ -283,7 +283,7 @@ final class WatchLoop {
                 // All: the daemon stopped watching it (unmounted); its last snapshot says so
                 // in JSON, and the bars drop its block.
                 if all { targets.removeAll { $0.snapshot?.watchEnded == true } }
-                reportConfigurationProblem(snapshots.lazy.compactMap(\.configurationProblem).first)
+                reportConfigurationProblem(snapshots.lazy.compactMap { $0.configurationProblem }.first)
                 // JSON writes each snapshot; the bars draw the whole state once (repeats are skipped).
                 for snapshot in named { guard render(changed: snapshot) else { return false } }
             case .refused(let code, _):

@@ -29,7 +29,7 @@ public struct BarBlock: Equatable, Sendable {
         // What df cannot show (a fast fill, btrfs metadata that cannot grow) raises the level.
         let alerts = snapshot.spaceAlerts
         let severity = max(severity, alerts.first?.severity ?? .normal)
-        let alertMark = alerts.isEmpty ? "" : " \u{26A0} " + alerts.map(\.mark).joined(separator: ", ")
+        let alertMark = alerts.isEmpty ? "" : " \u{26A0} " + alerts.map { $0.mark }.joined(separator: ", ")
         self.severity = severity
         failed = snapshot.state == .failed || snapshot.stats == nil
         stale = snapshot.state == .stale
@@ -46,11 +46,11 @@ public struct BarBlock: Equatable, Sendable {
         let writerDetails = SpaceDetailsText.writerLines(snapshot).map { "Writing: " + $0 }
         if let stats = snapshot.stats, let fraction = snapshot.limitingStats?.usedFraction {
             if let lines = templates.details {
-                details = BarTemplates.lines(lines, context) + alerts.map(\.detail) + writerDetails + configurationDetails
+                details = BarTemplates.lines(lines, context) + alerts.map { $0.detail } + writerDetails + configurationDetails
             } else {
                 details = ["Used: " + options.unit.format(stats.usedBytes), "Free: " + options.unit.format(stats.freeBytes),
                            "Total: " + options.unit.format(stats.totalBytes)]
-                    + (stats.readOnly ? ["Read-only"] : []) + quotaDetails + (snapshot.timeToFull.map { [$0.description] } ?? []) + alerts.map(\.detail) + writerDetails + configurationDetails
+                    + (stats.readOnly ? ["Read-only"] : []) + quotaDetails + (snapshot.timeToFull.map { [$0.description] } ?? []) + alerts.map { $0.detail } + writerDetails + configurationDetails
             }
             let own = templates.forLevel(severity)?.text(context)
                 ?? label + (barCells > 0 ? ProgressBar.render(fraction, width: barCells, glyphs: options.glyphs) + " " : "")
@@ -107,18 +107,18 @@ extension BarBlock {
         guard var result = blocks.first else { return nil }
         guard blocks.count > 1 else { return result }
         let visible = blocks.filter { !$0.hidden }
-        result.fullText = visible.map(\.fullText).joined(separator: "  ")
-        result.shortText = visible.map(\.shortText).joined(separator: " ")
+        result.fullText = visible.map { $0.fullText }.joined(separator: "  ")
+        result.shortText = visible.map { $0.shortText }.joined(separator: " ")
         result.details = zip(blocks, headings).flatMap { block, heading in [heading + ":"] + block.details.map { "  " + $0 } }
         func rank(_ block: BarBlock) -> Int { block.failed ? 3 : block.severity.rawValue }
         let worst = visible.max { rank($0) < rank($1) } ?? blocks[0]
         result.severity = worst.severity
         result.color = worst.color
-        result.urgent = visible.contains(where: \.urgent)
+        result.urgent = visible.contains(where: { $0.urgent })
         result.hidden = visible.isEmpty
-        result.percentage = visible.compactMap(\.percentage).max()
-        result.stale = visible.contains(where: \.stale)
-        result.failed = visible.contains(where: \.failed)
+        result.percentage = visible.compactMap { $0.percentage }.max()
+        result.stale = visible.contains(where: { $0.stale })
+        result.failed = visible.contains(where: { $0.failed })
         result.instance = ""
         return result
     }

@@ -45,7 +45,7 @@ public enum BtrfsAllocationParser {
     static let maximumChunkShare: UInt64 = 10
 
     /// `statistics` is the statvfs of the same filesystem (for the device slack, above).
-    public static func parse(_ source: BtrfsSysfsSource, statistics: FilesystemStats?) throws(Failure) -> BtrfsAllocation {
+    public static func parse<Source: BtrfsSysfsSource>(_ source: Source, statistics: FilesystemStats?) throws(Failure) -> BtrfsAllocation {
         var deviceBytes: UInt64 = 0
         var devices = 0
         for name in source.entries("devices").sorted() {
@@ -84,7 +84,7 @@ public enum BtrfsAllocationParser {
         return allocation
     }
 
-    private static func chunks(_ kind: String, _ source: BtrfsSysfsSource) throws(Failure) -> BtrfsAllocation.Chunks {
+    private static func chunks<Source: BtrfsSysfsSource>(_ kind: String, _ source: Source) throws(Failure) -> BtrfsAllocation.Chunks {
         let directory = "allocation/\(kind)"
         func value(_ name: String) throws(Failure) -> UInt64 {
             try number(try read("\(directory)/\(name)", source), file: "\(directory)/\(name)")
@@ -94,7 +94,7 @@ public enum BtrfsAllocationParser {
                                       diskTotalBytes: try value("disk_total"), profiles: profiles)
     }
 
-    private static func read(_ file: String, _ source: BtrfsSysfsSource) throws(Failure) -> String {
+    private static func read<Source: BtrfsSysfsSource>(_ file: String, _ source: Source) throws(Failure) -> String {
         guard let text = source.text(file) else { throw .unreadable(file) }
         return text
     }

@@ -31,14 +31,14 @@ public struct DaemonSettings: Equatable, Sendable {
         var paths: [String] = []
         var auto = false
         for entry in file.entries where entry.section == "daemon" {
-            do {
+            do throws(SettingError) {
                 switch entry.key {
                 case "path":
                     if entry.value == Self.automaticPath { auto = true } else { paths.append(try Self.validatedPath(entry.value)) }
                 case "interval":
                     intervalMicroseconds = try Self.duration(entry.value, in: Self.intervalRange)
                 case "threshold":
-                    threshold = try ThresholdParser.parse(entry.value)
+                    do { threshold = try ThresholdParser.parse(entry.value) } catch { throw SettingError(error.description) }
                 case "sample-timeout":
                     sampleTimeoutMicroseconds = try Self.duration(entry.value, in: Self.timeoutRange)
                 case "max-clients":
@@ -48,14 +48,10 @@ public struct DaemonSettings: Equatable, Sendable {
                 default:
                     throw SettingError("unknown key '\(entry.key)' in [daemon]; the keys are path, interval, threshold, sample-timeout, max-clients, idle-timeout")
                 }
-            } catch let error as SettingError {
+            } catch {
                 // Every message names its key, as the command line's name their option.
                 let message = error.message.hasPrefix("unknown key") || error.message.hasPrefix("\(entry.key) ") ? error.message : "\(entry.key): \(error.message)"
                 throw ConfigError(line: entry.line, message: message)
-            } catch let error as ThresholdParser.Failure {
-                throw ConfigError(line: entry.line, message: "threshold: \(error)")
-            } catch {
-                throw ConfigError(line: entry.line, message: "\(error)")
             }
         }
         if !paths.isEmpty || auto {

@@ -58,8 +58,8 @@ public struct BlockEndpoint: Equatable, Sendable {
             let shared = clicker.firstIndex { $0 > 1 && chain.contains($0) }
             return (endpoint, shared.map { clicker.count - $0 } ?? 0)
         }
-        guard let best = scored.map(\.1).max(), best > 0 else { return [] }
-        var chosen = scored.filter { $0.1 == best }.map(\.0)
+        guard let best = scored.map({ $0.1 }).max(), best > 0 else { return [] }
+        var chosen = scored.filter { $0.1 == best }.map { $0.0 }
         if let output = output.map(sanitized), chosen.contains(where: { $0.output == output }) {
             chosen = chosen.filter { $0.output == output }
         }

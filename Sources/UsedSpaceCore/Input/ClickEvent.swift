@@ -21,7 +21,7 @@ public struct ClickEvent: Equatable, Sendable {
         name = value["name"]?.stringValue
         instance = value["instance"]?.stringValue
         if case .array(let list)? = value["modifiers"] {
-            modifiers = list.compactMap(\.stringValue)
+            modifiers = list.compactMap { $0.stringValue }
         } else {
             modifiers = []
         }

@@ -34,10 +34,5 @@ public enum JSONValue: Equatable, Sendable {
         return nil
     }
 
-    public var doubleValue: Double? {
-        if case .number(let text) = self { return Double(text) }
-        return nil
-    }
-
     public var isNull: Bool { self == .null }
 }

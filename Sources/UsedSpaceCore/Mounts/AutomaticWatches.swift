@@ -11,7 +11,7 @@ public enum AutomaticWatches {
         let taken = explicitPaths.compactMap { MountLocator.mount(containing: $0, in: entries) }
         return RealFilesystems.select(entries)
             .filter { entry in !taken.contains { $0.deviceMajor == entry.deviceMajor && $0.deviceMinor == entry.deviceMinor } }
-            .map(\.mountPoint)
+            .map { $0.mountPoint }
     }
 }
 

@@ -46,7 +46,7 @@ enum SpaceDetailsCodec {
     static func decodeQuota(_ value: JSONValue) throws(Failure) -> Quota {
         guard case .object = value else { throw .invalid("quota", reason: "is not an object") }
         guard let name = value["kind"]?.stringValue, let kind = Quota.Kind(rawValue: name) else {
-            throw .invalid("quota.kind", reason: "is not one of " + Quota.Kind.allCases.map(\.rawValue).joined(separator: ", "))
+            throw .invalid("quota.kind", reason: "is not one of " + Quota.Kind.allCases.map { $0.rawValue }.joined(separator: ", "))
         }
         guard let used = value["used_bytes"]?.uint64Value else { throw .invalid("quota.used_bytes", reason: "is not a non-negative integer") }
         guard let limit = value["limit_bytes"]?.uint64Value, limit > 0 else { throw .invalid("quota.limit_bytes", reason: "is not a positive integer") }

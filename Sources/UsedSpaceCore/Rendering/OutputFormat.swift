@@ -7,7 +7,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case polybar
     case waybar
 
-    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    public static var names: String { allCases.map { $0.rawValue }.joined(separator: ", ") }
 
     /// A status bar's format: the ones the [bar] settings of the configuration apply to.
     public var isBar: Bool { self != .text && self != .json }

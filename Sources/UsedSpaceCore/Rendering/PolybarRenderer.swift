@@ -4,7 +4,7 @@ public enum PolybarRenderer {
     public static func line(_ block: BarBlock) -> String {
         guard !block.hidden else { return "" }
         // "%{" would start a formatting tag: a path or label must not inject one.
-        let text = block.fullText.split(separator: "%{", omittingEmptySubsequences: false).joined(separator: "% {")
+        let text = TextSearch.replacing("%{", with: "% {", in: block.fullText)
         guard let color = block.color else { return text }
         return "%{F\(color)}\(text)%{F-}"
     }

@@ -59,6 +59,6 @@ public enum SpaceDetailsText {
     /// "  ⚠ filling fast, btrfs metadata full" after a status line; empty without alerts.
     public static func marks(_ snapshot: Snapshot) -> String {
         let alerts = snapshot.spaceAlerts
-        return alerts.isEmpty ? "" : "  \u{26A0} " + alerts.map(\.mark).joined(separator: ", ")
+        return alerts.isEmpty ? "" : "  \u{26A0} " + alerts.map { $0.mark }.joined(separator: ", ")
     }
 }

@@ -67,7 +67,7 @@ public enum TemplateField: String, CaseIterable, Sendable {
 
     public var isSize: Bool { [.used, .free, .total, .reserved].contains(self) }
 
-    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    public static var names: String { allCases.map { $0.rawValue }.joined(separator: ", ") }
 }
 
 /// How sizes are written: Foundation's ByteCountFormatter .file ("311.16 GB", the
@@ -79,7 +79,7 @@ public enum SizeUnit: String, CaseIterable, Sendable {
     case iec
     case bytes
 
-    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    public static var names: String { allCases.map { $0.rawValue }.joined(separator: ", ") }
 
     public func format(_ bytes: UInt64, precision: Int? = nil) -> String {
         switch self {

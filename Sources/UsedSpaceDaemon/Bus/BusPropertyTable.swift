@@ -1,7 +1,8 @@
 import CBusVtable
 import CSystemd
-import Glibc
+import CLinux
 import UsedSpaceCore
+import UsedSpaceSystem
 
 /// One interface's table of read-only properties for sd-bus, built by CBusVtable (sd-bus
 /// takes tables made with C macros), every property answered by `getter`. It must outlive
@@ -15,14 +16,14 @@ final class BusPropertyTable {
 
     let vtable: UnsafeMutablePointer<sd_bus_vtable>
 
-    init(_ properties: [Property], getter: sd_bus_property_get_t) throws(SystemdError) {
+    init(_ properties: [Property], getter: sd_bus_property_get_t) throws(SystemError) {
         // The C side copies the names.
         let names = properties.map { UnsafePointer(strdup($0.name)) }
         defer { for name in names { free(UnsafeMutablePointer(mutating: name)) } }
         let types = properties.map { CChar(bitPattern: $0.typeCode) }
         let constant = properties.map { UInt8($0.isConstant ? 1 : 0) }
         guard let vtable = usedspace_bus_vtable_new(names, types, constant, properties.count, getter) else {
-            throw SystemdError(call: "usedspace_bus_vtable_new", errno: ENOMEM)
+            throw SystemError(call: "usedspace_bus_vtable_new", errno: ENOMEM)
         }
         self.vtable = vtable
     }

@@ -1,7 +1,7 @@
 import CSystemd
-import Glibc
-import Logging
+import CLinux
 import UsedSpaceCore
+import UsedSpaceSystem
 
 /// What uses the session bus: it adds its objects and matches to each connection, and lets
 /// go of them when the connection ends.
@@ -30,10 +30,10 @@ final class SessionBus {
     static let firstRetryMicroseconds: UInt64 = 1_000_000
     static let longestRetryMicroseconds: UInt64 = 300_000_000
 
-    init(loop: EventLoop, logger: Logger) throws(SystemdError) {
+    init(loop: EventLoop, logger: Logger) throws(SystemError) {
         self.loop = loop
         self.logger = logger
-        retry = try TimerEventSource(loop: loop, accuracyMicroseconds: 500_000) { [unowned self] in self.open() }
+        retry = try TimerEventSource(loop: loop, accuracyMicroseconds: 500_000) { [unowned(unsafe) self] in self.open() }
     }
 
     deinit { close() }
@@ -55,7 +55,7 @@ final class SessionBus {
         }
         guard result >= 0, let opened else {
             sd_bus_flush_close_unref(opened)
-            lost(SystemdError(call: "sd_bus_open_user", errno: -result).description)
+            lost(SystemError(call: "sd_bus_open_user", errno: -result).description)
             return
         }
         connection = opened

@@ -1,7 +1,7 @@
 import CSystemd
-import Glibc
-import Logging
+import CLinux
 import UsedSpaceCore
+import UsedSpaceSystem
 
 /// The daemon on the session bus (docs/dbus.md): the name io.github.usedspace.UsedSpace1,
 /// a root object with the daemon's properties and an ObjectManager, and one object per
@@ -25,7 +25,7 @@ final class UsedSpaceBusObjects: SessionBusUser {
     private var order: [String] = []
     private var configurationProblem: String?
 
-    init(sessionBus: SessionBus, logger: Logger) throws(SystemdError) {
+    init(sessionBus: SessionBus, logger: Logger) throws(SystemError) {
         self.sessionBus = sessionBus
         self.logger = logger
         rootTable = try BusPropertyTable(
@@ -144,7 +144,7 @@ final class UsedSpaceBusObjects: SessionBusUser {
             guard result >= 0 else {
                 slots = [root, filesystems, enumerator, manager, name]
                 busClosed()
-                logger.error("cannot offer the D-Bus interface: \(SystemdError(call: call, errno: -result))", metadata: ["call": "\(call)"])
+                logger.error("cannot offer the D-Bus interface: \(SystemError(call: call, errno: -result))", metadata: ["call": "\(call)"])
                 return
             }
         }
@@ -180,7 +180,7 @@ final class UsedSpaceBusObjects: SessionBusUser {
     private func check(_ call: String, _ result: Int32) {
         // A connection that has just closed: the retry starts over with a new one.
         guard result < 0, result != -ENOTCONN, result != -ECONNRESET else { return }
-        logger.warning("D-Bus: \(SystemdError(call: call, errno: -result))", metadata: ["call": "\(call)"])
+        logger.warning("D-Bus: \(SystemError(call: call, errno: -result))", metadata: ["call": "\(call)"])
     }
 
     /// A NULL-terminated list of C strings, malloc'ed: sd-bus frees it.

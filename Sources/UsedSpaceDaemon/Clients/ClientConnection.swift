@@ -32,20 +32,20 @@ final class ClientConnection {
     private var closeWhenFlushed = false
     /// The client half-closed: no more requests will come.
     private(set) var inputEnded = false
-    unowned let delegate: ClientConnectionDelegate
+    unowned(unsafe) let delegate: ClientConnectionDelegate
 
     /// Set while the client is subscribed: which watch (nil: all of them), in which view.
     var subscription: (watch: ServedWatch?, view: ViewRequest)?
     /// When the connection last completed a request (or opened), for the idle sweep.
     var lastRequestAt: UInt64
 
-    init(socket: consuming FileDescriptor, peerProcessID: Int32, loop: EventLoop, now: UInt64, delegate: ClientConnectionDelegate) throws(SystemdError) {
+    init(socket: consuming FileDescriptor, peerProcessID: Int32, loop: EventLoop, now: UInt64, delegate: ClientConnectionDelegate) throws(SystemError) {
         let descriptor = socket.rawValue
         self.socket = consume socket
         self.peerProcessID = peerProcessID
         self.delegate = delegate
         self.lastRequestAt = now
-        source = try IOEventSource(loop: loop, descriptor: descriptor, events: IOEvents.readable) { [unowned self] events in
+        source = try IOEventSource(loop: loop, descriptor: descriptor, events: IOEvents.readable) { [unowned(unsafe) self] events in
             self.handle(events)
         }
     }

@@ -1,4 +1,3 @@
-import Logging
 import UsedSpaceCore
 import UsedSpaceSystem
 
@@ -19,16 +18,16 @@ protocol ClientsContext: AnyObject {
 final class Clients: ClientConnectionDelegate {
     private let loop: EventLoop
     private let logger: Logger
-    private unowned let context: ClientsContext
+    private unowned(unsafe) let context: ClientsContext
     private var connections: [ObjectIdentifier: ClientConnection] = [:]
     private var waiting: [(connection: ClientConnection, request: Result<Request, RequestError>)] = []
     private var idleTimer: TimerEventSource?
 
-    init(loop: EventLoop, logger: Logger, context: ClientsContext) throws {
+    init(loop: EventLoop, logger: Logger, context: ClientsContext) throws(SystemError) {
         self.loop = loop
         self.logger = logger
         self.context = context
-        idleTimer = try TimerEventSource(loop: loop, accuracyMicroseconds: 1_000_000) { [unowned self] in self.closeIdleConnections() }
+        idleTimer = try TimerEventSource(loop: loop, accuracyMicroseconds: 1_000_000) { [unowned(unsafe) self] in self.closeIdleConnections() }
     }
 
     deinit { idleTimer = nil }

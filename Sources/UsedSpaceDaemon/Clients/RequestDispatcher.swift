@@ -24,7 +24,7 @@ enum Reply {
 }
 
 enum RequestDispatcher {
-    static func reply(to request: Request, watches: [ServedWatch], configurationProblem: String?) -> Reply {
+    static func reply<Watch: ServedWatch>(to request: Request, watches: [Watch], configurationProblem: String?) -> Reply {
         switch request {
         case .hello:
             return .answer(ResponseFrame.ok(["usedspace-protocol \(ProtocolVersion.current) usedspaced \(UsedSpaceVersion.current)"]))
@@ -37,13 +37,13 @@ enum RequestDispatcher {
         case .reload:
             return .reload
         case .status(let view), .subscribe(let view):
-            let selected: [ServedWatch]
+            let selected: [Watch]
             if view.all {
                 selected = watches
             } else if let watch = watch(for: view.path, in: watches) {
                 selected = [watch]
             } else {
-                let watched = watches.map(\.path).joined(separator: ", ")
+                let watched = watches.map { $0.path }.joined(separator: ", ")
                 return .answer(ResponseFrame.error(RequestError(
                     code: "not-watched", message: "\(view.path ?? "") is not watched by this daemon (watched: \(watched))")))
             }
@@ -60,7 +60,7 @@ enum RequestDispatcher {
 
     /// The watch a request names: a watched path (as configured, or as it resolves), or the
     /// first watched path when it names none.
-    static func watch(for path: String?, in watches: [ServedWatch]) -> ServedWatch? {
+    static func watch<Watch: ServedWatch>(for path: String?, in watches: [Watch]) -> Watch? {
         guard let path else { return watches.first }
         return watches.first { $0.matches(path) }
     }

@@ -1,4 +1,3 @@
-import Logging
 import UsedSpaceCore
 import UsedSpaceSystem
 
@@ -19,7 +18,7 @@ final class SocketServer {
 
     init(listener: consuming FileDescriptor, boundPath: String?, maximumClients: Int, loop: EventLoop, logger: Logger,
          connectionCount: @escaping () -> Int,
-         accepted: @escaping (_ socket: consuming FileDescriptor, _ peerProcessID: Int32) -> Void) throws(SystemdError) {
+         accepted: @escaping (_ socket: consuming FileDescriptor, _ peerProcessID: Int32) -> Void) throws(SystemError) {
         let descriptor = listener.rawValue
         self.listener = consume listener
         self.boundPath = boundPath
@@ -28,10 +27,10 @@ final class SocketServer {
         self.accepted = accepted
         self.connectionCount = connectionCount
         self.refusalLog = RateLimitedLog(logger: logger, interval: 10_000_000)
-        source = try IOEventSource(loop: loop, descriptor: descriptor, events: IOEvents.readable) { [unowned self] _ in
+        source = try IOEventSource(loop: loop, descriptor: descriptor, events: IOEvents.readable) { [unowned(unsafe) self] _ in
             self.acceptPending()
         }
-        pauseTimer = try TimerEventSource(loop: loop, accuracyMicroseconds: 10_000) { [unowned self] in
+        pauseTimer = try TimerEventSource(loop: loop, accuracyMicroseconds: 10_000) { [unowned(unsafe) self] in
             self.source?.setEnabled(true)
         }
     }
@@ -93,7 +92,7 @@ final class RateLimitedLog {
         self.interval = interval
     }
 
-    func log(_ level: Logger.Level, _ message: Logger.Message, metadata: Logger.Metadata) {
+    func log(_ level: Logger.Level, _ message: String, metadata: Logger.Metadata) {
         let now = MonotonicClock.nanoseconds() / 1000
         guard lastLogged == 0 || now - lastLogged >= interval else {
             suppressed += 1

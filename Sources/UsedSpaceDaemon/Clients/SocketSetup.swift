@@ -1,5 +1,4 @@
-import Glibc
-import Logging
+import CLinux
 import UsedSpaceSystem
 
 /// The listening socket: the one systemd passes (socket activation), or one bound at the
@@ -15,7 +14,7 @@ enum SocketSetup {
         var boundPath: String?
     }
 
-    static func open(at path: String, logger: Logger) throws -> Listening {
+    static func open(at path: String, logger: Logger) throws(DaemonFailure) -> Listening {
         if let passed = try ListenedSockets.take() {
             return Listening(socket: passed, boundPath: nil)
         }

@@ -25,9 +25,9 @@ struct ConfiguredState {
 /// Makes the parts of a ConfiguredState that need the system (threads, descriptors, event
 /// sources): the manager, or a test that makes one of them fail.
 protocol ConfiguredStateFactory {
-    func makeWatch(configuredPath: String, settings: DaemonSettings) throws -> WatchedPath
-    func makeTextfile(directory: String) throws -> BackgroundFileWriter
-    func start(_ watch: WatchedPath) throws
+    func makeWatch(configuredPath: String, settings: DaemonSettings) throws(DaemonFailure) -> WatchedPath
+    func makeTextfile(directory: String) throws(DaemonFailure) -> BackgroundFileWriter
+    func start(_ watch: WatchedPath) throws(DaemonFailure)
 }
 
 /// A new state, complete and running, not yet swapped in.
@@ -43,8 +43,8 @@ struct ReloadPlan {
     /// the plan is dropped (a watch's thread ends with it). `automatic`: the mount points
     /// `path = auto` watches now (AutomaticWatches), after the configured paths; a change of
     /// the mount table is a plan like a reload's, with the same configuration.
-    static func prepare(_ configuration: Configuration, replacing current: ConfiguredState,
-                        factory: ConfiguredStateFactory, automatic: [String] = []) throws -> ReloadPlan {
+    static func prepare<Factory: ConfiguredStateFactory>(_ configuration: Configuration, replacing current: ConfiguredState,
+                                                         factory: Factory, automatic: [String] = []) throws(DaemonFailure) -> ReloadPlan {
         var watches: [WatchedPath] = []
         var added: [WatchedPath] = []
         for configured in configuration.daemon.paths + automatic where !watches.contains(where: { $0.configuredPath == configured }) {

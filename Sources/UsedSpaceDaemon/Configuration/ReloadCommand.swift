@@ -17,37 +17,47 @@ enum ReloadCommand {
             StandardStreams.error("usedspaced: \(error)")
             return UsedSpaceDaemon.ExitStatus.failure
         }
-        do {
-            let connection = try UnixSocket.connect(to: socket)
-            try connection.writeAll(Array("reload\n".utf8))
-            var decoder = ResponseFrameDecoder()
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let deadline = MonotonicClock.nanoseconds() + answerTimeoutNanoseconds
-            while true {
-                let now = MonotonicClock.nanoseconds()
-                guard now < deadline, connection.wait(for: .readable, milliseconds: Int32((deadline - now) / 1_000_000) + 1) else {
-                    StandardStreams.error("usedspaced: the daemon on \(socket) did not answer the reload")
-                    return UsedSpaceDaemon.ExitStatus.failure
-                }
-                guard case .data(let count) = try connection.read(into: &chunk) else {
-                    StandardStreams.error("usedspaced: the daemon on \(socket) closed the connection without answering the reload")
-                    return UsedSpaceDaemon.ExitStatus.failure
-                }
-                guard let frame = try decoder.feed(chunk[0..<count]).first else { continue }
-                switch frame.header {
-                case .ok:
-                    StandardStreams.write(frame.lines.map { $0 + "\n" }.joined())
-                    return 0
-                case .error(_, let message):
-                    StandardStreams.error("usedspaced: configuration refused, the running one is kept: \(message)")
-                    return UsedSpaceDaemon.ExitStatus.failure
-                case .update:
-                    continue
-                }
-            }
+        do throws(DaemonFailure) {
+            return try exchange(socket)
         } catch {
             StandardStreams.error("usedspaced: cannot reach the daemon on \(socket): \(error)")
             return UsedSpaceDaemon.ExitStatus.failure
+        }
+    }
+
+    /// Sends `reload` and reports the answer; throws when the daemon cannot be reached.
+    private static func exchange(_ socket: String) throws(DaemonFailure) -> Int32 {
+        let connection: FileDescriptor
+        do { connection = try UnixSocket.connect(to: socket) } catch { throw DaemonFailure(error.description) }
+        do { try connection.writeAll(Array("reload\n".utf8)) } catch { throw DaemonFailure(error) }
+        var decoder = ResponseFrameDecoder()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let deadline = MonotonicClock.nanoseconds() + answerTimeoutNanoseconds
+        while true {
+            let now = MonotonicClock.nanoseconds()
+            guard now < deadline, connection.wait(for: .readable, milliseconds: Int32((deadline - now) / 1_000_000) + 1) else {
+                StandardStreams.error("usedspaced: the daemon on \(socket) did not answer the reload")
+                return UsedSpaceDaemon.ExitStatus.failure
+            }
+            let read: FileDescriptor.ReadResult
+            do { read = try connection.read(into: &chunk) } catch { throw DaemonFailure(error) }
+            guard case .data(let count) = read else {
+                StandardStreams.error("usedspaced: the daemon on \(socket) closed the connection without answering the reload")
+                return UsedSpaceDaemon.ExitStatus.failure
+            }
+            let frames: [ResponseFrameDecoder.Frame]
+            do { frames = try decoder.feed(chunk[0..<count]) } catch { throw DaemonFailure(error.description) }
+            guard let frame = frames.first else { continue }
+            switch frame.header {
+            case .ok:
+                StandardStreams.write(frame.lines.map { $0 + "\n" }.joined())
+                return 0
+            case .error(_, let message):
+                StandardStreams.error("usedspaced: configuration refused, the running one is kept: \(message)")
+                return UsedSpaceDaemon.ExitStatus.failure
+            case .update:
+                continue
+            }
         }
     }
 }

@@ -1,6 +1,6 @@
 import CSystemd
-import Glibc
-import Logging
+import CLinux
+import UsedSpaceSystem
 
 /// Desktop notifications through the session bus (org.freedesktop.Notifications, on the
 /// daemon's connection, SessionBus). Without a session bus or a notification server, the
@@ -37,19 +37,19 @@ final class DesktopNotifier: NotificationPresenter, SessionBusUser {
         }
         guard result >= 0, let message else {
             sd_bus_message_unref(message)
-            report("cannot build a notification", SystemdError(call: "sd_bus_message_append", errno: -result))
+            report("cannot build a notification", SystemError(call: "sd_bus_message_append", errno: -result))
             return
         }
         defer { sd_bus_message_unref(message) }
         let context = Unmanaged.passRetained(CallContext(notifier: self, key: key, kind: kind, path: path)).toOpaque()
         result = sd_bus_call_async(bus, nil, message, { reply, userdata, _ in
             let context = Unmanaged<CallContext>.fromOpaque(userdata!).takeRetainedValue()
-            context.notifier?.received(reply, for: context)
+            context.notifier.received(reply, for: context)
             return 0
         }, context, 25_000_000)
         if result < 0 {
             Unmanaged<CallContext>.fromOpaque(context).release()
-            report("cannot send a notification", SystemdError(call: "sd_bus_call_async", errno: -result))
+            report("cannot send a notification", SystemError(call: "sd_bus_call_async", errno: -result))
         }
     }
 
@@ -78,7 +78,7 @@ final class DesktopNotifier: NotificationPresenter, SessionBusUser {
     func busOpened(_ bus: OpaquePointer) {
         self.bus = bus
         let result = matchSignals(bus)
-        if result < 0 { report("cannot follow the notification server's signals", SystemdError(call: "sd_bus_match_signal", errno: -result)) }
+        if result < 0 { report("cannot follow the notification server's signals", SystemError(call: "sd_bus_match_signal", errno: -result)) }
     }
 
     private func matchSignals(_ bus: OpaquePointer) -> Int32 {
@@ -107,7 +107,7 @@ final class DesktopNotifier: NotificationPresenter, SessionBusUser {
     // MARK: - Replies and signals
 
     private final class CallContext {
-        weak var notifier: DesktopNotifier?
+        unowned(unsafe) let notifier: DesktopNotifier
         let key: String
         let kind: String
         let path: String
@@ -192,7 +192,7 @@ final class DesktopNotifier: NotificationPresenter, SessionBusUser {
 
     private static func type(_ character: Unicode.Scalar) -> CChar { CChar(UInt8(character.value)) }
 
-    private func report(_ what: String, _ error: SystemdError) {
+    private func report(_ what: String, _ error: SystemError) {
         reportMessage(what, reason: error.description)
     }
 

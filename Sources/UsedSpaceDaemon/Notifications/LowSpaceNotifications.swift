@@ -1,4 +1,3 @@
-import Logging
 import UsedSpaceCore
 
 /// Shows and withdraws desktop notifications (DesktopNotifier, over the session bus). `key`
@@ -90,7 +89,7 @@ final class LowSpaceNotifications {
     func adopt(_ stored: [String: LowSpaceNotificationState]) {
         let missing = stored.filter { alerts[$0.key] == nil }
         guard !missing.isEmpty else { return }
-        alerts.merge(missing) { current, _ in current }
+        for (path, state) in missing { alerts[path] = state }
         save()
     }
 

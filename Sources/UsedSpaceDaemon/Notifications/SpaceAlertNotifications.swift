@@ -1,4 +1,3 @@
-import Logging
 import UsedSpaceCore
 
 /// Desktop notifications of what df cannot show (SpaceAlert: a fast fill, btrfs metadata

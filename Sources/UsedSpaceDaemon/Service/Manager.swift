@@ -1,5 +1,4 @@
-import Glibc
-import Logging
+import CLinux
 import UsedSpaceCore
 import UsedSpaceSystem
 
@@ -81,7 +80,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
 
     // MARK: - Start and stop
 
-    func start() throws {
+    func start() throws(DaemonFailure) {
         let reader = StartupFileReader(logger: logger)
         let directory = paths.stateDirectory
         let stateFileToRead = StartupFileReader.File(path: directory + "/state.json", limit: StateFile.maximumSize, what: "the state file")
@@ -93,42 +92,46 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
             return nil
         }
         restored = loadStateFile(text(0))
-        stateSaver = try StateSaver(
-            file: try BackgroundFileWriter(path: stateFileToRead.path, what: stateFileToRead.what, loop: loop, logger: logger),
-            loop: loop, reservedSeq: restored.reservedSeq) { [unowned self] in
-            self.watches.compactMap { watch in watch.snapshot.map { StateFile.Entry(watch: watch.path, snapshot: $0) } }
-        }
-        historyFile = try BackgroundFileWriter(path: historyToRead.path, what: historyToRead.what, loop: loop, logger: logger)
-        if let text = text(1) { tracker = decodeHistory(text) }
-        let alertsPath = alertsToRead.path
-        let alertsFile = try BackgroundFileWriter(path: alertsPath, what: alertsToRead.what, loop: loop, logger: logger)
-        let sessionBus = try SessionBus(loop: loop, logger: logger)
-        let desktop = DesktopNotifier(sessionBus: sessionBus, logger: logger)
-        let alerts = LowSpaceNotifications(
-            policy: state.configuration.notify,
-            alerts: LowSpaceNotifications.decode(text(2), file: alertsPath, logger: logger),
-            presenter: desktop, file: alertsFile, logger: logger)
-        let spaceAlerts = SpaceAlertNotifications(policy: state.configuration.notify, presenter: desktop, logger: logger)
-        desktop.onIgnore = { [unowned alerts, unowned spaceAlerts] key in
-            let now = WallClock.now().secondsSinceEpoch
-            if SpaceAlertNotifications.parse(key) != nil { spaceAlerts.ignore(key, now: now) } else { alerts.ignore(key, now: now) }
-        }
-        self.desktop = desktop
-        self.sessionBus = sessionBus
-        busObjects = try UsedSpaceBusObjects(sessionBus: sessionBus, logger: logger)
-        self.alerts = alerts
-        self.spaceAlerts = spaceAlerts
-        heartbeat = try TimerEventSource(loop: loop, accuracyMicroseconds: 60_000_000) { [unowned self] in self.beat() }
-        heartbeat?.schedule(afterMicroseconds: TimeToFullTracker.heartbeatMicroseconds)
+        do throws(SystemError) {
+            stateSaver = try StateSaver(
+                file: try BackgroundFileWriter(path: stateFileToRead.path, what: stateFileToRead.what, loop: loop, logger: logger),
+                loop: loop, reservedSeq: restored.reservedSeq) { [unowned(unsafe) self] in
+                self.watches.compactMap { watch in watch.snapshot.map { StateFile.Entry(watch: watch.path, snapshot: $0) } }
+            }
+            historyFile = try BackgroundFileWriter(path: historyToRead.path, what: historyToRead.what, loop: loop, logger: logger)
+            if let text = text(1) { tracker = decodeHistory(text) }
+            let alertsPath = alertsToRead.path
+            let alertsFile = try BackgroundFileWriter(path: alertsPath, what: alertsToRead.what, loop: loop, logger: logger)
+            let sessionBus = try SessionBus(loop: loop, logger: logger)
+            let desktop = DesktopNotifier(sessionBus: sessionBus, logger: logger)
+            let alerts = LowSpaceNotifications(
+                policy: state.configuration.notify,
+                alerts: LowSpaceNotifications.decode(text(2), file: alertsPath, logger: logger),
+                presenter: desktop, file: alertsFile, logger: logger)
+            let spaceAlerts = SpaceAlertNotifications(policy: state.configuration.notify, presenter: desktop, logger: logger)
+            desktop.onIgnore = { [unowned(unsafe) alerts, unowned(unsafe) spaceAlerts] key in
+                let now = WallClock.now().secondsSinceEpoch
+                if SpaceAlertNotifications.parse(key) != nil { spaceAlerts.ignore(key, now: now) } else { alerts.ignore(key, now: now) }
+            }
+            self.desktop = desktop
+            self.sessionBus = sessionBus
+            busObjects = try UsedSpaceBusObjects(sessionBus: sessionBus, logger: logger)
+            self.alerts = alerts
+            self.spaceAlerts = spaceAlerts
+            heartbeat = try TimerEventSource(loop: loop, accuracyMicroseconds: 60_000_000) { [unowned(unsafe) self] in self.beat() }
+            heartbeat?.schedule(afterMicroseconds: TimeToFullTracker.heartbeatMicroseconds)
 
-        let group = try SamplingGroup()
-        samplingGroup = group
-        samplingGroupAlarm = try IOEventSource(loop: loop, descriptor: group.alarm.descriptor, events: IOEvents.readable) {
-            [unowned self] _ in
-            group.alarm.acknowledge()
-            // Which member hangs, the group does not know: each checks its own sample, and
-            // the first one overdue hands the others a new thread (SamplingGroup.rescue).
-            for watch in self.watches { watch.checkTimeout() }
+            let group = try SamplingGroup()
+            samplingGroup = group
+            samplingGroupAlarm = try IOEventSource(loop: loop, descriptor: group.alarm.descriptor, events: IOEvents.readable) {
+                [unowned(unsafe) self] _ in
+                group.alarm.acknowledge()
+                // Which member hangs, the group does not know: each checks its own sample, and
+                // the first one overdue hands the others a new thread (SamplingGroup.rescue).
+                for watch in self.watches { watch.checkTimeout() }
+            }
+        } catch {
+            throw DaemonFailure(error)
         }
         var initial = try ReloadPlan.prepare(state.configuration, replacing: state, factory: self,
                                              automatic: try automaticPaths(for: state.configuration)).state
@@ -137,35 +140,42 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
         state = initial
         applyBarSettings()
         applySamplingSettings()
-        clients = try Clients(loop: loop, logger: logger, context: self)
+        do { clients = try Clients(loop: loop, logger: logger, context: self) } catch { throw DaemonFailure(error) }
         let listening = try SocketSetup.open(at: paths.socket, logger: logger)
-        server = try SocketServer(
-            listener: listening.socket, boundPath: listening.boundPath, maximumClients: settings.maximumClients, loop: loop, logger: logger,
-            connectionCount: { [unowned self] in self.clients?.count ?? 0 },
-            accepted: { [unowned self] socket, pid in self.clients?.accept(socket, peerProcessID: pid) })
-        for signal in [SIGTERM, SIGINT] {
-            signalSources.append(try SignalEventSource(loop: loop, signal: signal) { [unowned self] in self.stop() })
+        let watchdog: Bool
+        do throws(SystemError) {
+            server = try SocketServer(
+                listener: listening.socket, boundPath: listening.boundPath, maximumClients: settings.maximumClients, loop: loop, logger: logger,
+                connectionCount: { [unowned(unsafe) self] in self.clients?.count ?? 0 },
+                accepted: { [unowned(unsafe) self] socket, pid in self.clients?.accept(socket, peerProcessID: pid) })
+            for signal in [SIGTERM, SIGINT] {
+                signalSources.append(try SignalEventSource(loop: loop, signal: signal) { [unowned(unsafe) self] in self.stop() })
+            }
+            signalSources.append(try SignalEventSource(loop: loop, signal: SIGHUP) { [unowned(unsafe) self] in _ = self.reload() })
+            for (index, file) in [stateFileToRead, historyToRead, alertsToRead].enumerated() {
+                guard case .late(let read) = outcomes[index] else { continue }
+                lateFiles.append(try LateFileRead(read, loop: loop) { [unowned(unsafe) self] result in
+                    self.lateFileArrived(index, text: reader.text(of: file, result))
+                })
+            }
+            if let read = pendingConfiguration {
+                lateFiles.append(try LateFileRead(read, loop: loop) { [unowned(unsafe) self] result in
+                    self.pendingConfiguration = nil
+                    _ = self.apply(self.loader.configuration(from: result), arrivedLate: true)
+                })
+            }
+            showWatchesOnTheBus()
+            if let sessionBus {
+                if let desktop { sessionBus.add(desktop) }
+                if let busObjects { sessionBus.add(busObjects) }
+                sessionBus.open()
+            }
+            watchdog = try loop.enableWatchdog()
+        } catch {
+            throw DaemonFailure(error)
         }
-        signalSources.append(try SignalEventSource(loop: loop, signal: SIGHUP) { [unowned self] in _ = self.reload() })
-        for (index, file) in [stateFileToRead, historyToRead, alertsToRead].enumerated() {
-            guard case .late(let read) = outcomes[index] else { continue }
-            lateFiles.append(try LateFileRead(read, loop: loop) { [unowned self] result in
-                self.lateFileArrived(index, text: reader.text(of: file, result))
-            })
-        }
-        if let read = pendingConfiguration {
-            lateFiles.append(try LateFileRead(read, loop: loop) { [unowned self] result in
-                self.pendingConfiguration = nil
-                _ = self.apply(self.loader.configuration(from: result), arrivedLate: true)
-            })
-        }
-        showWatchesOnTheBus()
-        sessionBus.add(desktop)
-        if let busObjects { sessionBus.add(busObjects) }
-        sessionBus.open()
-        let watchdog = try loop.enableWatchdog()
-        logger.info("started: watching \(watches.map(\.path).joined(separator: ", ")) every \(DurationParser.describe(microseconds: settings.intervalMicroseconds))", metadata: [
-            "paths": "\(watches.map(\.path).joined(separator: ", "))",
+        logger.info("started: watching \(watches.map { $0.path }.joined(separator: ", ")) every \(DurationParser.describe(microseconds: settings.intervalMicroseconds))", metadata: [
+            "paths": "\(watches.map { $0.path }.joined(separator: ", "))",
             "interval": "\(DurationParser.describe(microseconds: settings.intervalMicroseconds))",
             "socket": "\(server?.boundPath ?? "passed by systemd")",
             "state_dir": "\(paths.stateDirectory)",
@@ -229,7 +239,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
         let deadline = MonotonicClock.nanoseconds() + 2_000_000_000
         stateSaver?.flush()
         let writers = [stateSaver?.file, historyFile, state.textfile].compactMap { $0 }
-        while writers.contains(where: \.isWriting) && MonotonicClock.nanoseconds() < deadline {
+        while writers.contains(where: { $0.isWriting }) && MonotonicClock.nanoseconds() < deadline {
             usleep(10_000)
         }
         clients?.closeAll()
@@ -239,27 +249,35 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
 
     // MARK: - Watches (ConfiguredStateFactory)
 
-    func makeWatch(configuredPath: String, settings: DaemonSettings) throws -> WatchedPath {
+    func makeWatch(configuredPath: String, settings: DaemonSettings) throws(DaemonFailure) -> WatchedPath {
         guard let path = DaemonSettings.expand(configuredPath, home: ProcessEnvironment.homeDirectory) else {
             throw DaemonFailure("cannot expand '\(configuredPath)': HOME is not set")
         }
         let restoredSnapshot = StateFile.snapshot(for: path, in: restored)
         if let restoredSnapshot { tracker.restore(restoredSnapshot) }
         let publisher = Publisher(policy: PublishPolicy(threshold: settings.threshold), source: .daemon, restoring: restoredSnapshot)
-        return try WatchedPath(configuredPath: configuredPath, path: path, publisher: publisher, settings: settings, loop: loop,
-                               group: samplingGroup, estimate: { [unowned self] snapshot in self.tracker.record(snapshot) }) {
-            [unowned self] watch, snapshot in self.published(snapshot, by: watch)
+        do {
+            return try WatchedPath(configuredPath: configuredPath, path: path, publisher: publisher, settings: settings, loop: loop,
+                                   group: samplingGroup, estimate: { [unowned(unsafe) self] snapshot in self.tracker.record(snapshot) }) {
+                [unowned(unsafe) self] watch, snapshot in self.published(snapshot, by: watch)
+            }
+        } catch {
+            throw DaemonFailure(error)
         }
     }
 
-    func makeTextfile(directory: String) throws -> BackgroundFileWriter {
-        // Readable by all: the node exporter runs as another user.
-        try BackgroundFileWriter(path: PrometheusTextfile.path(in: directory), what: "the Prometheus textfile", mode: 0o644,
-                                 loop: loop, logger: logger)
+    func makeTextfile(directory: String) throws(DaemonFailure) -> BackgroundFileWriter {
+        do {
+            // Readable by all: the node exporter runs as another user.
+            return try BackgroundFileWriter(path: PrometheusTextfile.path(in: directory), what: "the Prometheus textfile", mode: 0o644,
+                                            loop: loop, logger: logger)
+        } catch {
+            throw DaemonFailure(error)
+        }
     }
 
-    func start(_ watch: WatchedPath) throws {
-        try watch.start()
+    func start(_ watch: WatchedPath) throws(DaemonFailure) {
+        do { try watch.start() } catch { throw DaemonFailure(error) }
     }
 
     // MARK: - Publishing
@@ -278,7 +296,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
             watch.show(shown)
             announce(shown, of: watch, after: previous)
         }
-        if !isReady && watches.allSatisfy(\.hasSampled) { becomeReady() }
+        if !isReady && watches.allSatisfy({ $0.hasSampled }) { becomeReady() }
         clients?.answerWaitingRequests()
     }
 
@@ -328,7 +346,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
 
     private func updateStatus() { notifier.status(statusText) }
 
-    private var statusText: String { StatusText.describe(watches.map(\.snapshot), configurationProblem: state.problem) }
+    private var statusText: String { StatusText.describe(watches.map { $0.snapshot }, configurationProblem: state.problem) }
 
     private func becomeReady() {
         isReady = true
@@ -337,7 +355,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
     }
 
     private func writeTextfile() {
-        state.textfile?.write(PrometheusTextRenderer.render(watches.compactMap(\.snapshot)))
+        state.textfile?.write(PrometheusTextRenderer.render(watches.compactMap { $0.snapshot }))
     }
 
     // MARK: - Time to full
@@ -375,11 +393,15 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
         notifier.reloading()
         defer { notifier.ready(status: statusText) }
         let plan: ReloadPlan
-        do {
+        do throws(ConfigurationRefusal) {
             let configuration = try loaded.get()
-            plan = try ReloadPlan.prepare(configuration, replacing: state, factory: self, automatic: try automaticPaths(for: configuration))
+            do {
+                plan = try ReloadPlan.prepare(configuration, replacing: state, factory: self, automatic: try automaticPaths(for: configuration))
+            } catch {
+                throw ConfigurationRefusal(file: paths.configFile, line: 0, message: error.description)
+            }
         } catch {
-            let refusal = error as? ConfigurationRefusal ?? ConfigurationRefusal(file: paths.configFile, line: 0, message: "\(error)")
+            let refusal = error
             state.problem = refusal.description + (state.isDefaults ? "; running with the default settings" : "; the configuration loaded before still runs")
             for watch in watches { watch.invalidateRenderings() }
             busObjects?.setConfigurationProblem(state.problem)
@@ -388,7 +410,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
             return .failure(refusal)
         }
         commit(plan)
-        let summary = (arrivedLate ? "read \(paths.configFile) at last" : "reloaded \(paths.configFile)") + ": watching \(watches.map(\.path).joined(separator: ", ")) every \(DurationParser.describe(microseconds: settings.intervalMicroseconds))"
+        let summary = (arrivedLate ? "read \(paths.configFile) at last" : "reloaded \(paths.configFile)") + ": watching \(watches.map { $0.path }.joined(separator: ", ")) every \(DurationParser.describe(microseconds: settings.intervalMicroseconds))"
         logger.notice("\(summary)", metadata: ["config": "\(paths.configFile)"])
         return .success(summary)
     }
@@ -433,10 +455,14 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
 
     /// The mount points `path = auto` watches under `configuration` (none without it),
     /// following the mount table from now on.
-    private func automaticPaths(for configuration: Configuration) throws -> [String] {
+    private func automaticPaths(for configuration: Configuration) throws(DaemonFailure) -> [String] {
         guard configuration.daemon.followsMounts else { return [] }
         if mountWatcher == nil {
-            mountWatcher = try MountWatcher(loop: loop, logger: logger) { [unowned self] entries in self.mountsChanged(entries) }
+            do {
+                mountWatcher = try MountWatcher(loop: loop, logger: logger) { [unowned(unsafe) self] entries in self.mountsChanged(entries) }
+            } catch {
+                throw DaemonFailure(error)
+            }
         }
         guard let entries = mountWatcher?.read() else { return state.automaticPaths }
         return reachable(AutomaticWatches.mountPoints(in: entries, besides: explicitPaths(of: configuration)))
@@ -523,9 +549,4 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
     var configurationProblem: String? { state.problem }
     var idleTimeoutMicroseconds: UInt64 { settings.idleTimeoutMicroseconds }
     func reloadForClient() -> Result<String, ConfigurationRefusal> { reload() }
-}
-
-struct DaemonFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,4 +1,3 @@
-import Logging
 import UsedSpaceCore
 import UsedSpaceSystem
 
@@ -24,14 +23,14 @@ final class MountWatcher {
     private(set) var reads = 0
 
     /// `changed` is called on the loop with the table, after a change has settled.
-    init(loop: EventLoop, logger: Logger, changed: @escaping ([MountEntry]) -> Void) throws {
+    init(loop: EventLoop, logger: Logger, changed: @escaping ([MountEntry]) -> Void) throws(SystemError) {
         file = try MountInfoFile()
         self.logger = logger
         self.changed = changed
-        settle = try TimerEventSource(loop: loop, accuracyMicroseconds: 20_000) { [unowned self] in
+        settle = try TimerEventSource(loop: loop, accuracyMicroseconds: 20_000) { [unowned(unsafe) self] in
             if let entries = self.read() { self.changed(entries) }
         }
-        source = try IOEventSource(loop: loop, descriptor: file.descriptor, events: IOEvents.priority) { [unowned self] _ in
+        source = try IOEventSource(loop: loop, descriptor: file.descriptor, events: IOEvents.priority) { [unowned(unsafe) self] _ in
             guard self.settle?.isScheduled == false else { return }
             self.settle?.schedule(afterMicroseconds: Self.settleMicroseconds)
         }

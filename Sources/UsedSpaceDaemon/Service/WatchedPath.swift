@@ -38,7 +38,7 @@ final class WatchedPath: ServedWatch {
     /// `group`: the thread that samples the watched paths on local filesystems together.
     init(configuredPath: String, path: String, publisher: Publisher, settings: DaemonSettings, loop: EventLoop,
          group: SamplingGroup? = nil, estimate: @escaping (Snapshot) -> TimeToFull?,
-         published: @escaping (WatchedPath, Snapshot?) -> Void) throws {
+         published: @escaping (WatchedPath, Snapshot?) -> Void) throws(SystemError) {
         self.configuredPath = configuredPath
         self.path = path
         self.estimate = estimate
@@ -46,10 +46,10 @@ final class WatchedPath: ServedWatch {
         sampler = try SamplingThread(path: path, publisher: publisher, intervalMicroseconds: settings.intervalMicroseconds,
                                      timeoutMicroseconds: settings.sampleTimeoutMicroseconds, group: group)
         snapshot = publisher.current
-        wakeSource = try IOEventSource(loop: loop, descriptor: sampler.wake.descriptor, events: IOEvents.readable) { [unowned self] _ in
+        wakeSource = try IOEventSource(loop: loop, descriptor: sampler.wake.descriptor, events: IOEvents.readable) { [unowned(unsafe) self] _ in
             self.collect()
         }
-        alarmSource = try IOEventSource(loop: loop, descriptor: sampler.alarm.descriptor, events: IOEvents.readable) { [unowned self] _ in
+        alarmSource = try IOEventSource(loop: loop, descriptor: sampler.alarm.descriptor, events: IOEvents.readable) { [unowned(unsafe) self] _ in
             self.sampler.alarm.acknowledge()
             self.checkTimeout()
         }
@@ -62,7 +62,7 @@ final class WatchedPath: ServedWatch {
     }
 
     /// Starts the sampling thread (its first sample is taken at once).
-    func start() throws {
+    func start() throws(SystemError) {
         try sampler.start()
     }
 

@@ -1,4 +1,3 @@
-import Logging
 import UsedSpaceSystem
 
 /// Replaces a file atomically on a background thread (fsync can take long, or hang on a
@@ -15,7 +14,7 @@ final class BackgroundFileWriter: FileKeeper {
 
     /// `what` names the file in log messages ("the state file"); `mode` is its permissions
     /// (private by default).
-    init(path: String, what: String, mode: UInt32 = 0o600, loop: EventLoop, logger: Logger) throws {
+    init(path: String, what: String, mode: UInt32 = 0o600, loop: EventLoop, logger: Logger) throws(SystemError) {
         self.path = path
         self.what = what
         self.logger = logger
@@ -34,7 +33,7 @@ final class BackgroundFileWriter: FileKeeper {
                 }
             }
         }
-        source = try IOEventSource(loop: loop, descriptor: writer.wake.descriptor, events: IOEvents.readable) { [unowned self] _ in
+        source = try IOEventSource(loop: loop, descriptor: writer.wake.descriptor, events: IOEvents.readable) { [unowned(unsafe) self] _ in
             self.collectResults()
         }
     }

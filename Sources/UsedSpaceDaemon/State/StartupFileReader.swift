@@ -1,4 +1,3 @@
-import Logging
 import UsedSpaceCore
 import UsedSpaceSystem
 
@@ -63,10 +62,10 @@ final class LateFileRead {
     private var source: IOEventSource?
 
     /// `arrived` is called once, on the loop, with the read's result.
-    init(_ read: IsolatedFileRead, loop: EventLoop, arrived: @escaping (Result<[UInt8], FileReadError>) -> Void) throws {
+    init(_ read: IsolatedFileRead, loop: EventLoop, arrived: @escaping (Result<[UInt8], FileReadError>) -> Void) throws(SystemError) {
         self.read = read
         guard let descriptor = read.descriptor else { return }
-        source = try IOEventSource(loop: loop, descriptor: descriptor, events: IOEvents.readable) { [unowned self] _ in
+        source = try IOEventSource(loop: loop, descriptor: descriptor, events: IOEvents.readable) { [unowned(unsafe) self] _ in
             // Off before the read can close the pipe at its end (epoll must not be left
             // watching a number the next descriptor may get); on again while it goes on.
             self.source?.setEnabled(false)

@@ -1,3 +1,4 @@
+import UsedSpaceCore
 import UsedSpaceSystem
 
 /// Keeps the state file: the last snapshot of every watch, written at most once a minute
@@ -26,12 +27,12 @@ final class StateSaver {
     private var outOfDate = false
 
     /// `reservedSeq`: what the file read at start reserved (the seqs go on above it).
-    init(file: BackgroundFileWriter, loop: EventLoop, reservedSeq: UInt64, entries: @escaping () -> [StateFile.Entry]) throws {
+    init(file: BackgroundFileWriter, loop: EventLoop, reservedSeq: UInt64, entries: @escaping () -> [StateFile.Entry]) throws(SystemError) {
         self.file = file
         self.loop = loop
         self.reservedSeq = reservedSeq
         self.entries = entries
-        timer = try TimerEventSource(loop: loop, accuracyMicroseconds: 1_000_000) { [unowned self] in self.write(final: false) }
+        timer = try TimerEventSource(loop: loop, accuracyMicroseconds: 1_000_000) { [unowned(unsafe) self] in self.write(final: false) }
     }
 
     deinit { timer = nil }
@@ -55,14 +56,14 @@ final class StateSaver {
 
     /// At stop: the file as it is now, its reservation exact.
     func flush() {
-        highestSeq = max(highestSeq, entries().map(\.snapshot.seq).max() ?? 0)
+        highestSeq = max(highestSeq, entries().map { $0.snapshot.seq }.max() ?? 0)
         guard outOfDate || reservedSeq != highestSeq else { return }
         write(final: true)
     }
 
     private func write(final: Bool) {
         let current = entries()
-        highestSeq = max(highestSeq, current.map(\.snapshot.seq).max() ?? 0)
+        highestSeq = max(highestSeq, current.map { $0.snapshot.seq }.max() ?? 0)
         reservedSeq = final ? highestSeq : max(reservedSeq, highestSeq + Self.reservation)
         file.write(StateFile.encode(current, reservedSeq: reservedSeq))
         lastWrite = loop.now

@@ -22,7 +22,7 @@ struct TimeToFullTracker {
     /// The history file read late (it answered after start-up): the histories of the paths
     /// this run has not recorded yet.
     mutating func adopt(_ stored: TimeToFullTracker) {
-        histories.merge(stored.histories) { current, _ in current }
+        for (path, history) in stored.histories where histories[path] == nil { histories[path] = history }
     }
 
     /// Reads the history file; the problems are of the lines that did not read.

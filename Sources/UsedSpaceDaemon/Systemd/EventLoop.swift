@@ -1,28 +1,35 @@
 import CSystemd
-import Glibc
+import CLinux
+import UsedSpaceSystem
 
 /// An sd-event loop: the one thread on which the daemon does everything but statvfs.
+///
+/// Each event source is owned by the object its callback calls, which unrefs it in deinit:
+/// no callback runs after its owner is gone, so callbacks capture their owner
+/// `unowned(unsafe)` (Embedded Swift has neither `weak` nor checked `unowned`). A call in
+/// progress holds its owner (the capture is copied into a strong reference for the call), so
+/// an owner may let go of itself from its own callback.
 final class EventLoop {
     let event: OpaquePointer
 
-    init() throws(SystemdError) {
+    init() throws(SystemError) {
         var event: OpaquePointer?
-        try SystemdError.check("sd_event_new", sd_event_new(&event))
+        try SystemError.systemd("sd_event_new", sd_event_new(&event))
         self.event = event!
     }
 
     deinit { sd_event_unref(event) }
 
     /// Runs until `exit` is called; returns the exit code.
-    func run() throws(SystemdError) -> Int32 {
-        try SystemdError.check("sd_event_loop", sd_event_loop(event))
+    func run() throws(SystemError) -> Int32 {
+        try SystemError.systemd("sd_event_loop", sd_event_loop(event))
     }
 
     /// Runs one iteration: waits at most `timeoutMicroseconds` for an event and dispatches
     /// it. Returns whether one was dispatched (for tests that drive a loop step by step).
     @discardableResult
-    func runOnce(timeoutMicroseconds: UInt64) throws(SystemdError) -> Bool {
-        try SystemdError.check("sd_event_run", sd_event_run(event, timeoutMicroseconds)) > 0
+    func runOnce(timeoutMicroseconds: UInt64) throws(SystemError) -> Bool {
+        try SystemError.systemd("sd_event_run", sd_event_run(event, timeoutMicroseconds)) > 0
     }
 
     func exit(_ code: Int32) {
@@ -32,8 +39,8 @@ final class EventLoop {
     /// Lets sd-event send WATCHDOG=1 itself whenever the loop turns, when the service manager
     /// asked for a watchdog (WATCHDOG_USEC). Returns whether the watchdog is on.
     @discardableResult
-    func enableWatchdog() throws(SystemdError) -> Bool {
-        try SystemdError.check("sd_event_set_watchdog", sd_event_set_watchdog(event, 1)) > 0
+    func enableWatchdog() throws(SystemError) -> Bool {
+        try SystemError.systemd("sd_event_set_watchdog", sd_event_set_watchdog(event, 1)) > 0
     }
 
     /// CLOCK_MONOTONIC in microseconds, as of this loop iteration.

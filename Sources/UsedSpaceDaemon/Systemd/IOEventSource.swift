@@ -1,5 +1,6 @@
 import CSystemd
-import Glibc
+import CLinux
+import UsedSpaceSystem
 
 /// Calls `handler` with the epoll events whenever a descriptor is ready. The source does not
 /// own the descriptor; release the source before closing it.
@@ -7,10 +8,10 @@ final class IOEventSource {
     private var source: OpaquePointer?
     private let handler: (UInt32) -> Void
 
-    init(loop: EventLoop, descriptor: Int32, events: UInt32, handler: @escaping (UInt32) -> Void) throws(SystemdError) {
+    init(loop: EventLoop, descriptor: Int32, events: UInt32, handler: @escaping (UInt32) -> Void) throws(SystemError) {
         self.handler = handler
         let userdata = Unmanaged.passUnretained(self).toOpaque()
-        try SystemdError.check("sd_event_add_io", sd_event_add_io(loop.event, &source, descriptor, events, { _, _, events, userdata in
+        try SystemError.systemd("sd_event_add_io", sd_event_add_io(loop.event, &source, descriptor, events, { _, _, events, userdata in
             Unmanaged<IOEventSource>.fromOpaque(userdata!).takeUnretainedValue().handler(events)
             return 0
         }, userdata))

@@ -1,5 +1,6 @@
 import CSystemd
-import Glibc
+import CLinux
+import UsedSpaceSystem
 
 /// A one-shot CLOCK_MONOTONIC timer that can be re-armed. `accuracy` lets the kernel and
 /// sd-event coalesce our wakeups with others', which is how an idle daemon stays idle.
@@ -7,10 +8,10 @@ final class TimerEventSource {
     private var source: OpaquePointer?
     private let handler: () -> Void
 
-    init(loop: EventLoop, accuracyMicroseconds: UInt64, handler: @escaping () -> Void) throws(SystemdError) {
+    init(loop: EventLoop, accuracyMicroseconds: UInt64, handler: @escaping () -> Void) throws(SystemError) {
         self.handler = handler
         let userdata = Unmanaged.passUnretained(self).toOpaque()
-        try SystemdError.check("sd_event_add_time", sd_event_add_time(
+        try SystemError.systemd("sd_event_add_time", sd_event_add_time(
             loop.event, &source, CLOCK_MONOTONIC, UInt64.max, accuracyMicroseconds, { _, _, userdata in
                 Unmanaged<TimerEventSource>.fromOpaque(userdata!).takeUnretainedValue().handler()
                 return 0

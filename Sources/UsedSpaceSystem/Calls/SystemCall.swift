@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// The one place where system calls are retried and their errno read: a call interrupted by
 /// a signal (EINTR) is made again; on a non-blocking descriptor "would block" (EAGAIN) is an
@@ -11,7 +11,7 @@ enum SystemCall {
         while true {
             let result = body()
             if result != -1 { return result }
-            if errno == EINTR { continue }
+            if clinux_errno() == EINTR { continue }
             throw SystemError.current(call)
         }
     }
@@ -22,7 +22,7 @@ enum SystemCall {
         while true {
             let result = body()
             if result != -1 { return result }
-            switch errno {
+            switch clinux_errno() {
             case EINTR: continue
             case EAGAIN: return nil
             default: throw SystemError.current(call)

@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// A failed system call: which call, on what, and the errno it set.
 public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -20,6 +20,6 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// The error of the call that just failed.
     static func current(_ call: String) -> SystemError {
-        SystemError(call: call, errno: Glibc.errno)
+        SystemError(call: call, errno: clinux_errno())
     }
 }

@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// Replaces a file so that a reader, or a crash at any instant, sees either the old
 /// contents or the new, never a mix: write a temporary file beside it, fsync it, rename it
@@ -15,7 +15,7 @@ public enum AtomicFile {
             _ = try SystemCall.retrying("fsync") { fsync(file.rawValue) }
             // Closed before the rename: an error that close reports is the write's.
             let raw = file.release()
-            if Glibc.close(raw) != 0 && errno != EINTR { throw SystemError.current("close") }
+            if CLinux.close(raw) != 0 && clinux_errno() != EINTR { throw SystemError.current("close") }
             _ = try SystemCall.retrying("rename") { rename(temporary, path) }
         } catch {
             unlink(temporary)
@@ -31,7 +31,7 @@ public enum AtomicFile {
         var current = ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             current += "/" + component
-            if mkdir(current, mode) != 0 && errno != EEXIST { throw .current("mkdir") }
+            if mkdir(current, mode) != 0 && clinux_errno() != EEXIST { throw .current("mkdir") }
         }
     }
 }

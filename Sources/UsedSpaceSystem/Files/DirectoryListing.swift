@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// The names in a directory (readdir(3)), without "." and "..".
 public enum DirectoryListing {

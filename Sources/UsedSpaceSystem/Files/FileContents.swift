@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import UsedSpaceCore
 
 /// Reads whole (small) files with plain read(2): no stdio, no Foundation.
@@ -17,7 +17,7 @@ public enum FileContents {
         while true {
             let count: Int
             do {
-                count = try SystemCall.retrying("read") { chunk.withUnsafeMutableBytes { Glibc.read(file.rawValue, $0.baseAddress, $0.count) } }
+                count = try SystemCall.retrying("read") { chunk.withUnsafeMutableBytes { CLinux.read(file.rawValue, $0.baseAddress, $0.count) } }
             } catch {
                 throw .system(error)
             }

@@ -1,10 +1,9 @@
 import CLinux
-import Glibc
 
 /// A file descriptor this program owns. It cannot be copied, so it has exactly one owner,
 /// and it is closed exactly once: when that owner lets it go (or calls `close()`). A number
 /// closed twice is a number closed under whoever was given it in between.
-public struct FileDescriptor: ~Copyable {
+@frozen public struct FileDescriptor: ~Copyable {
     public let rawValue: Int32
 
     /// Takes ownership of `rawValue`, which nothing else may close.
@@ -14,7 +13,7 @@ public struct FileDescriptor: ~Copyable {
 
     deinit {
         // Linux releases the descriptor even when close(2) reports EINTR: never retry.
-        _ = Glibc.close(rawValue)
+        _ = CLinux.close(rawValue)
     }
 
     /// Closes now (the same as letting go of it, said out loud).
@@ -29,7 +28,7 @@ public struct FileDescriptor: ~Copyable {
 
     /// open(2), always close-on-exec.
     public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(SystemError) -> FileDescriptor {
-        FileDescriptor(owning: try SystemCall.retrying("open") { Glibc.open(path, flags | O_CLOEXEC, mode) })
+        FileDescriptor(owning: try SystemCall.retrying("open") { clinux_open(path, flags | O_CLOEXEC, UInt32(mode)) })
     }
 
     /// The two ends of a pipe(2), close-on-exec.

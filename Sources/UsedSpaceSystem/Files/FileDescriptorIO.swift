@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// Reading and writing: the non-blocking calls of an event loop, and the one loop that
 /// writes everything.
@@ -25,7 +25,7 @@ extension FileDescriptor {
     }
 
     static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> ReadResult {
-        guard let count = try SystemCall.nonBlocking("read", { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }) else {
+        guard let count = try SystemCall.nonBlocking("read", { CLinux.read(descriptor, buffer.baseAddress, buffer.count) }) else {
             return .wouldBlock
         }
         return count == 0 ? .endOfFile : .data(count)
@@ -34,7 +34,7 @@ extension FileDescriptor {
     /// Sends what the socket takes without blocking and without SIGPIPE; returns how much.
     public borrowing func send(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
         try SystemCall.nonBlocking("send", {
-            Glibc.send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            CLinux.send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
         }) ?? 0
     }
 
@@ -63,7 +63,7 @@ extension FileDescriptor {
         var offset = 0
         while offset < bytes.count {
             let remaining = UnsafeRawBufferPointer(rebasing: bytes[offset...])
-            if let written = try SystemCall.nonBlocking("write", { Glibc.write(descriptor, remaining.baseAddress, remaining.count) }) {
+            if let written = try SystemCall.nonBlocking("write", { CLinux.write(descriptor, remaining.baseAddress, remaining.count) }) {
                 offset += written
             } else {
                 _ = waitUntilReady(descriptor, for: .writable, milliseconds: -1)
@@ -89,7 +89,7 @@ extension FileDescriptor {
     }
 
     public borrowing func setNonBlocking() throws(SystemError) {
-        let flags = try SystemCall.retrying("fcntl") { fcntl(rawValue, F_GETFL) }
-        _ = try SystemCall.retrying("fcntl") { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
+        let flags = try SystemCall.retrying("fcntl") { clinux_fcntl(rawValue, F_GETFL, 0) }
+        _ = try SystemCall.retrying("fcntl") { clinux_fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
     }
 }

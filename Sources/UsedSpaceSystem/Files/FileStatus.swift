@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// The parts of `stat(2)` this program uses.
 public struct FileStatus: Equatable, Sendable {
@@ -47,9 +47,9 @@ public struct FileStatus: Equatable, Sendable {
 
     init(_ info: stat) {
         (deviceMajor, deviceMinor) = Self.deviceNumbers(UInt64(info.st_dev))
-        isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
-        isSocket = (info.st_mode & S_IFMT) == S_IFSOCK
-        isRegularFile = (info.st_mode & S_IFMT) == S_IFREG
+        isDirectory = (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFDIR)
+        isSocket = (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFSOCK)
+        isRegularFile = (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG)
         ownerID = info.st_uid
         mode = info.st_mode & 0o7777
         inode = UInt64(info.st_ino)

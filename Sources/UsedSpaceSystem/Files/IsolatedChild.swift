@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// Collects what a forked child writes to a pipe, waiting at most until a deadline: work
 /// that a filesystem which hangs must not be able to hang (a dead network mount can block

@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 
 /// Reads a small file that may lie on a filesystem that hangs: in a child process that can
 /// be left behind, when the file is under a network or FUSE mount (by the path's text,

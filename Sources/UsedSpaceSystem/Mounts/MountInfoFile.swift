@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import UsedSpaceCore
 
 /// `/proc/self/mountinfo` held open, to be told of mount table changes and read again: the
@@ -19,7 +19,7 @@ public final class MountInfoFile {
 
     /// The table as it is now (from the start of the file, whatever was read before).
     public func read() throws(FileReadError) -> [MountEntry] {
-        guard lseek(file.rawValue, 0, SEEK_SET) == 0 else { throw .system(SystemError(call: "lseek", errno: errno)) }
+        guard lseek(file.rawValue, 0, SEEK_SET) == 0 else { throw .system(SystemError(call: "lseek", errno: clinux_errno())) }
         return MountInfoParser.parse(bytes: try FileContents.read(file, limit: Self.limit))
     }
 }

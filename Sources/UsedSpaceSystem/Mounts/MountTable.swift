@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import UsedSpaceCore
 
 /// This process's view of the mounts (/proc/self/mountinfo), read without touching any

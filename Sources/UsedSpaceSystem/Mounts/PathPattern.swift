@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// Shell-style patterns on paths (fnmatch(3)): `/media/*` matches every mount point under
 /// /media, `*` crossing slashes, as `--mount` documents.

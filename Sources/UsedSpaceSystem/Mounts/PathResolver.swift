@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// Canonical absolute paths, as df resolves them before looking up the mount.
 public enum PathResolver {

@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 
 /// The status bar process that runs a block's command (i3blocks, through `sh -c` or not):
 /// what an i3blocks block follows, and signals, and no other process.

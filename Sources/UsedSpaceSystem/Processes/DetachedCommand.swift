@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 
 /// Starts a shell command that lives on its own (a disk analyser opened from the bar): a new
 /// session, default signal handling, no inherited stdio (our stdout is the bar's input), and
@@ -7,14 +6,14 @@ import Glibc
 /// has been called.
 public enum DetachedCommand {
     public static func reapChildrenAutomatically() {
-        signal(SIGCHLD, SIG_IGN)
+        clinux_ignore_signal(SIGCHLD)
     }
 
     /// `extraEnvironment` is added to this process's environment for the command.
     public static func run(_ command: String, extraEnvironment: [String: String] = [:]) throws(SystemError) -> Int32 {
         var environment: [String] = []
         var index = 0
-        while let entry = environ[index] {
+        while let environ = clinux_environment(), let entry = environ[index] {
             let text = String(cString: entry)
             let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
             if extraEnvironment[name] == nil { environment.append(text) }

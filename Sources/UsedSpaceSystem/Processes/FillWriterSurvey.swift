@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import UsedSpaceCore
 
 /// Who is filling a filesystem, among the calling user's own processes: two looks at their
@@ -62,7 +62,7 @@ public struct FillWriterSurvey {
     private func fileBeingWritten(by pid: Int32, device: (major: UInt32, minor: UInt32)) -> String? {
         let directory = "\(proc)/\(pid)"
         guard let table = try? FileContents.readText(directory + "/mountinfo", limit: 4 << 20) else { return nil }
-        let mounts = Set(MountInfoParser.parse(table).filter { $0.deviceMajor == device.major && $0.deviceMinor == device.minor }.map(\.mountID))
+        let mounts = Set(MountInfoParser.parse(table).filter { $0.deviceMajor == device.major && $0.deviceMinor == device.minor }.map { $0.mountID })
         guard !mounts.isEmpty else { return nil }
         var furthest: (fd: String, position: UInt64)?
         for fd in DirectoryListing.names(in: directory + "/fdinfo") {

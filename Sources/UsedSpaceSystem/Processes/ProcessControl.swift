@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// Process-wide settings the daemon makes once at start-up.
 public enum ProcessControl {
@@ -22,7 +22,7 @@ public enum ProcessControl {
     }
 
     public static func ignore(_ signal: Int32) {
-        Glibc.signal(signal, SIG_IGN)
+        clinux_ignore_signal(signal)
     }
 
     /// Raises the soft limit on open files towards the hard limit (systemd services start at

@@ -1,8 +1,15 @@
-import Glibc
+import CLinux
 import UsedSpaceCore
 
 /// The environment variables and well-known directories this program uses.
 public enum ProcessEnvironment {
+    /// The command line, the program's name first (CommandLine.arguments, which Embedded
+    /// Swift does not have).
+    public static var arguments: [String] {
+        guard let values = clinux_arguments() else { return [] }
+        return (0..<Int(clinux_argument_count())).map { values[$0].map { String(cString: $0) } ?? "" }
+    }
+
     public static func value(_ name: String) -> String? {
         guard let raw = getenv(name) else { return nil }
         let value = String(cString: raw)

@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import UsedSpaceCore
 
 /// Who started whom, from /proc: how `usedspace click` finds the `watch` of the bar that
@@ -23,6 +23,6 @@ public enum ProcessTree {
 
     /// Whether a process with this id exists.
     public static func exists(_ pid: Int32) -> Bool {
-        kill(pid, 0) == 0 || errno == EPERM
+        kill(pid, 0) == 0 || clinux_errno() == EPERM
     }
 }

@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 
 /// Signals taken as input on a descriptor (signalfd), so a poll loop handles them in order
 /// with everything else. The signals are blocked for the whole process.
@@ -26,7 +25,7 @@ public final class SignalDescriptor {
     }
 }
 
-/// Signal numbers callers need without importing Glibc.
+/// Signal numbers callers need without importing CLinux.
 public enum SignalNumber {
     public static let userDefined1 = SIGUSR1
     public static let userDefined2 = SIGUSR2

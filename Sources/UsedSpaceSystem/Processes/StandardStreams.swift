@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// Writes to the standard streams with write(2), all of it or not at all, so a status bar
 /// never sees half a line.
@@ -19,6 +19,6 @@ public enum StandardStreams {
 
     /// So that a vanished reader is an EPIPE error to handle, not a silent death.
     public static func ignoreBrokenPipes() {
-        signal(SIGPIPE, SIG_IGN)
+        clinux_ignore_signal(SIGPIPE)
     }
 }

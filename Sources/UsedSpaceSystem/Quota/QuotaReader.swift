@@ -1,5 +1,5 @@
 import CLinux
-import Glibc
+import CLinux
 import UsedSpaceCore
 
 /// The quotas that limit what the calling user may write at a path, read as that user

@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import UsedSpaceCore
 
 /// One btrfs filesystem's directory in sysfs, `/sys/fs/btrfs/<uuid>/`, read for

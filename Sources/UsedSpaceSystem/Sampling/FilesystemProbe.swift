@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import UsedSpaceCore
 
 /// Samples one path in a child process of its own (clinux_probe_start): the path's realpath,
@@ -51,8 +50,9 @@ final class FilesystemProbe: @unchecked Sendable {
             stop()
             throw error
         }
-        let canonical = withUnsafeBytes(of: answer.path) { bytes in
-            String(decoding: bytes.prefix(Int(min(answer.path_length, 4096))), as: UTF8.self)
+        let length = Int(min(answer.path_length, 4096))
+        let canonical = withUnsafePointer(to: &answer) { answer in
+            String(decoding: UnsafeRawBufferPointer(start: clinux_probe_answer_path(answer), count: length), as: UTF8.self)
         }
         switch answer.failed_call {
         case 0: break

@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import UsedSpaceCore
 
 /// One-shot sampling that a filesystem which hangs cannot hang: what `status` uses when no

@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import UsedSpaceCore
 
 /// statvfs of many mounts at once, none of which can hold up the others or the caller

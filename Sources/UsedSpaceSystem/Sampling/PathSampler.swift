@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import UsedSpaceCore
 
 /// Samples a path in the calling thread: resolve it, find its mount, `statvfs` it. What a

@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 
 /// A dead man's switch for sampling calls: armed when a call that may hang starts, for the
 /// moment it would overrun its timeout, and disarmed when it returns. It becomes readable
@@ -29,6 +28,6 @@ public final class SamplingAlarm: @unchecked Sendable {
     @discardableResult
     public func acknowledge() -> Bool {
         var expirations: UInt64 = 0
-        return (try? SystemCall.nonBlocking("read") { Glibc.read(timer.rawValue, &expirations, 8) }) == 8
+        return (try? SystemCall.nonBlocking("read") { CLinux.read(timer.rawValue, &expirations, 8) }) == 8
     }
 }

@@ -87,7 +87,7 @@ public final class SamplingGroup: @unchecked Sendable {
     func rescue(now: UInt64, timeout: UInt64) -> Bool {
         let generation = shared.update { state -> UInt64? in
             guard let since = state.inCallSince, now >= since + timeout else { return nil }
-            state.members.append(contentsOf: state.queued.map(\.member))
+            state.members.append(contentsOf: state.queued.map { $0.member })
             state.clearQueue()
             // Due now, and their timeouts count from now: they were only waiting.
             for member in state.members {

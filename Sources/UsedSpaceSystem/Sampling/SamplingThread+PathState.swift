@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import UsedSpaceCore
 
 /// What sampling one path keeps from one sample to the next (SamplingThread's per-path

@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import UsedSpaceCore
 
 /// One sample of a path, the body of a sampling thread's loop and of a group's pass: a

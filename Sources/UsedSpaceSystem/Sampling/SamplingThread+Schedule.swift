@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import UsedSpaceCore
 
 /// When a path is sampled: on a grid of multiples of the interval, every other interval for

@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import UsedSpaceCore
 
 /// Samples one path every interval on a thread of its own, decides with the path's

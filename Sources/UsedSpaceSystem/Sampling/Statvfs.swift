@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import UsedSpaceCore
 
 /// `statvfs(3)`, the call df makes. It can block for as long as the filesystem does (a dead

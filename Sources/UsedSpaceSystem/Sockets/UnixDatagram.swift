@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// Unix datagram sockets: a `watch`'s control socket, and `usedspace click` sending to it.
 /// One datagram is one message: no connection to manage, nothing half read.
@@ -10,7 +10,7 @@ public enum UnixDatagram {
         var (address, length) = try UnixSocket.address(path)
         let previousMask = umask(~mode & 0o777)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(descriptor.rawValue, $0, length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { CLinux.bind(descriptor.rawValue, $0, length) }
         }
         umask(previousMask)
         guard bound == 0 else { throw .system(.current("bind")) }
@@ -37,7 +37,7 @@ public enum UnixDatagram {
         var buffer = [UInt8](repeating: 0, count: 256)
         while messages.count < 64 {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if count < 0 && errno == EINTR { continue }
+            if count < 0 && clinux_errno() == EINTR { continue }
             guard count >= 0 else { break }
             messages.append(Array(buffer[0..<count]))
         }

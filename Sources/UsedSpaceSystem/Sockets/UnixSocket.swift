@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 
 /// Unix stream sockets: the daemon's listening socket and the clients' connections.
 public enum UnixSocket {
@@ -49,7 +48,7 @@ public enum UnixSocket {
         umask(previousMask)
         guard bound == 0 else { throw .system(.current("bind")) }
         chmod(path, mode)
-        guard Glibc.listen(descriptor.rawValue, backlog) == 0 else { throw .system(.current("listen")) }
+        guard CLinux.listen(descriptor.rawValue, backlog) == 0 else { throw .system(.current("listen")) }
         return descriptor
     }
 
@@ -61,7 +60,7 @@ public enum UnixSocket {
         do {
             _ = try SystemCall.retrying("connect") {
                 withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor.rawValue, $0, length) }
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { CLinux.connect(descriptor.rawValue, $0, length) }
                 }
             }
         } catch {
@@ -75,7 +74,7 @@ public enum UnixSocket {
         while true {
             let descriptor = clinux_accept4(listener.rawValue, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
             if descriptor >= 0 { return FileDescriptor(owning: descriptor) }
-            switch errno {
+            switch clinux_errno() {
             case EINTR: continue
             // A connection that went away between poll and accept is not an error of ours.
             case EAGAIN, ECONNABORTED, EPROTO: return nil

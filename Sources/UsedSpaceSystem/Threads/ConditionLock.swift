@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// State shared with a thread that sleeps until the state changes or a deadline passes: a
 /// pthread mutex and condition variable, allocated once on the heap (pthread objects must

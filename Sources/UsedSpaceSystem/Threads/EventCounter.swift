@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 
 /// An eventfd(2): how threads wake an event loop (or a thread sleeping in poll) without
 /// sharing anything else.
@@ -16,13 +15,13 @@ public final class EventCounter: @unchecked Sendable {
     /// Callable from any thread.
     public func signal() {
         var one: UInt64 = 1
-        _ = try? SystemCall.nonBlocking("write") { Glibc.write(counter.rawValue, &one, 8) }
+        _ = try? SystemCall.nonBlocking("write") { CLinux.write(counter.rawValue, &one, 8) }
     }
 
     /// Resets the counter; returns whether it had been signalled.
     @discardableResult
     public func drain() -> Bool {
         var value: UInt64 = 0
-        return (try? SystemCall.nonBlocking("read") { Glibc.read(counter.rawValue, &value, 8) }) == 8
+        return (try? SystemCall.nonBlocking("read") { CLinux.read(counter.rawValue, &value, 8) }) == 8
     }
 }

@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// CLOCK_MONOTONIC, for intervals and deadlines: it never jumps when the time of day is set.
 /// (sd-event's timers use the same clock, in microseconds.)

@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import UsedSpaceCore
 
 /// The time of day, for the timestamps snapshots carry.

@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// A detached POSIX thread running a closure: for the jobs that may block for a long time
 /// or forever (statvfs of a hung mount, fsync on a slow disk), so they never hold up an

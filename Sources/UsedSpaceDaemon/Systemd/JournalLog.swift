@@ -1,56 +1,44 @@
+import CLinux
 import CSystemd
-import Glibc
-import Logging
 import UsedSpaceSystem
 
-/// Sends log events to journald as structured entries (sd_journal_sendv: the variadic
+/// Log lines to journald as structured entries (sd_journal_sendv: the variadic
 /// sd_journal_send cannot be called from Swift). Metadata becomes fields named
 /// USEDSPACE_<KEY>, so `journalctl USEDSPACE_PATH=/home` finds them.
-struct JournalLogHandler: LogHandler {
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .info
-    let identifier: String
-
-    init(identifier: String) {
-        self.identifier = identifier
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
+enum JournalLog {
+    static func send(identifier: String, level: Logger.Level, message: String, metadata: Logger.Metadata,
+                     file: StaticString, function: StaticString, line: UInt) {
         var fields = [
-            "MESSAGE=\(event.message)",
-            "PRIORITY=\(Self.priority(event.level))",
+            "MESSAGE=\(message)",
+            "PRIORITY=\(priority(level))",
             "SYSLOG_IDENTIFIER=\(identifier)",
-            "CODE_FILE=\(event.file)",
-            "CODE_LINE=\(event.line)",
-            "CODE_FUNC=\(event.function)",
+            "CODE_FILE=\(file)",
+            "CODE_LINE=\(line)",
+            "CODE_FUNC=\(function)",
         ]
-        if let error = event.error { fields.append("USEDSPACE_ERROR=\(error)") }
-        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
-            fields.append("USEDSPACE_\(Self.fieldName(key))=\(value)")
-        }
-        Self.send(fields)
+        for (key, value) in metadata { fields.append("USEDSPACE_\(fieldName(key))=\(value)") }
+        send(fields)
     }
 
-    /// Journal field names: upper-case letters, digits and underscores.
+    /// Journal field names: upper-case letters, digits and underscores (our keys are ASCII).
     static func fieldName(_ key: String) -> String {
-        String(key.uppercased().unicodeScalars.map { scalar -> Character in
-            (scalar.isASCII && (scalar.properties.isUppercase || ("0"..."9").contains(scalar))) ? Character(scalar) : "_"
-        })
+        String(decoding: key.utf8.map { byte -> UInt8 in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 0x20
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): byte
+            default: UInt8(ascii: "_")
+            }
+        }, as: UTF8.self)
     }
 
     static func priority(_ level: Logger.Level) -> Int {
         switch level {
-        case .trace, .debug: return 7
-        case .info: return 6
-        case .notice: return 5
-        case .warning: return 4
-        case .error: return 3
-        case .critical: return 2
+        case .trace, .debug: 7
+        case .info: 6
+        case .notice: 5
+        case .warning: 4
+        case .error: 3
+        case .critical: 2
         }
     }
 
