@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 // The client links statically, so it starts about as fast as `df -h` (docs/PERFORMANCE.md;
@@ -37,6 +38,26 @@ default: [
 ]
 }
 
+// USEDSPACE_EMBEDDED=1: the lean binaries `make` ships (issue 19, docs/PERFORMANCE.md),
+// Embedded Swift — no runtime metadata, whole-module, only what the program uses of the
+// standard library — linked with the toolchain's embedded Unicode tables (String's
+// comparisons and case mapping) and libm. The normal build stays for `swift test` and the
+// fuzzers (XCTest, swift-testing and libFuzzer need the full runtime).
+let embedded = Context.environment["USEDSPACE_EMBEDDED"] == "1"
+let lean: [SwiftSetting] = embedded ? [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])] : []
+// The toolchain's embedded libraries, beside the swiftc found on PATH (SwiftPM gives the
+// manifest no other way to name the toolchain).
+let embeddedLibraries: String = {
+    for directory in (Context.environment["PATH"] ?? "").split(separator: ":") {
+        let swiftc = URL(fileURLWithPath: String(directory)).appendingPathComponent("swiftc")
+        guard FileManager.default.isExecutableFile(atPath: swiftc.path) else { continue }
+        return swiftc.resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("../lib/swift/embedded/x86_64-unknown-linux-gnu").standardized.path
+    }
+    return "/usr/lib/swift/embedded/x86_64-unknown-linux-gnu"
+}()
+let leanLinking: [LinkerSetting] = [.unsafeFlags(["-L", embeddedLibraries, "-lswiftUnicodeDataTables", "-lm"])]
+
 let package = Package(
     name: "usedspace",
     products: [
@@ -44,9 +65,9 @@ let package = Package(
         .executable(name: "usedspaced", targets: ["usedspaced"]),
     ],
     targets: [
-        .target(name: "UsedSpaceCore"),
+        .target(name: "UsedSpaceCore", swiftSettings: lean),
         .target(name: "CLinux"),
-        .target(name: "UsedSpaceSystem", dependencies: ["UsedSpaceCore", "CLinux"]),
+        .target(name: "UsedSpaceSystem", dependencies: ["UsedSpaceCore", "CLinux"], swiftSettings: lean),
         .systemLibrary(
             name: "CSystemd",
             pkgConfig: "libsystemd",
@@ -54,21 +75,24 @@ let package = Package(
         ),
         // sd-bus's interface tables, which are built with C macros.
         .target(name: "CBusVtable", dependencies: ["CSystemd"]),
-        .target(name: "UsedSpaceClient", dependencies: ["UsedSpaceCore", "UsedSpaceSystem"]),
+        .target(name: "UsedSpaceClient", dependencies: ["UsedSpaceCore", "UsedSpaceSystem"], swiftSettings: lean),
         .executableTarget(
             name: "usedspace",
             dependencies: ["UsedSpaceClient", "UsedSpaceSystem"],
-            linkerSettings: clientLinking
+            swiftSettings: lean,
+            linkerSettings: embedded ? leanLinking + [.unsafeFlags(["-Xclang-linker", "-static"])] : clientLinking
         ),
         .target(
             name: "UsedSpaceDaemon",
-            dependencies: ["UsedSpaceCore", "UsedSpaceSystem", "CSystemd", "CBusVtable"]
+            dependencies: ["UsedSpaceCore", "UsedSpaceSystem", "CSystemd", "CBusVtable"],
+            swiftSettings: lean
         ),
         .executableTarget(
             name: "usedspaced",
             dependencies: ["UsedSpaceDaemon", "UsedSpaceSystem"],
             exclude: ["Linking"],
-            linkerSettings: daemonLinking
+            swiftSettings: lean,
+            linkerSettings: embedded ? leanLinking : daemonLinking
         ),
         .testTarget(name: "UsedSpaceCoreTests", dependencies: ["UsedSpaceCore"], exclude: ["Golden"]),
         .testTarget(name: "UsedSpaceSystemTests", dependencies: ["UsedSpaceSystem", "UsedSpaceCore"]),
