@@ -1,3 +1,4 @@
+import CBusVtable
 import CSystemd
 import CLinux
 import UsedSpaceSystem
