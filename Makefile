@@ -60,6 +60,11 @@ SWIFT ?= swift
 # The build directory of `make`, `make install` and `make deb` (--scratch-path): its own, so
 # that it never waits on a `swift test` running in .build, nor the other way round.
 SCRATCH ?= .build-make
+# What ships is the lean build (Package.swift, USEDSPACE_EMBEDDED): Embedded Swift, which
+# starts faster than df and keeps a bar's daemon and watch lighter than i3status
+# (docs/PERFORMANCE.md). EMBEDDED=0 builds the normal binaries instead (give them their own
+# SCRATCH). The tests run against these with USEDSPACE_BIN_DIR=$(SCRATCH)/release.
+EMBEDDED ?= 1
 # Install binaries from elsewhere (BUILDDIR=…) without building them here.
 BUILDDIR ?= $(SCRATCH)/release
 BUILD_FIRST = $(if $(filter $(SCRATCH)/release,$(BUILDDIR)),build)
@@ -85,13 +90,13 @@ KNOWN_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 	$(BASHCOMPDIR)/usedspace $(ZSHCOMPDIR)/_usedspace $(FISHCOMPDIR)/usedspace.fish \
 	$(DESKTOP_FILES)
 
-.PHONY: all build check install uninstall deb deb-path clean
+.PHONY: all build check install uninstall deb deb-path bin-dir clean
 
 all: build
 
 build:
-	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product usedspace
-	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product usedspaced
+	USEDSPACE_EMBEDDED=$(EMBEDDED) $(SWIFT) build -c release --scratch-path $(SCRATCH) --product usedspace
+	USEDSPACE_EMBEDDED=$(EMBEDDED) $(SWIFT) build -c release --scratch-path $(SCRATCH) --product usedspaced
 
 check:
 	$(SWIFT) test
@@ -139,10 +144,11 @@ DEB_BUILD = $(SCRATCH)/deb
 DEB_ROOT = $(DEB_BUILD)/debian/usedspace
 DEB_DOC = $(DEB_ROOT)/usr/share/doc/usedspace
 # Built-Using names the Debian source packages whose code is linked in statically, as policy
-# asks for their licenses' sake: glibc's libc.a into the static client, and gcc-12's
-# libstdc++.a and libgcc.a into both binaries (the gcc installation the Swift toolchain's
-# clang selects on Debian 12). The Swift runtime is not a Debian package: see the copyright.
-BUILT_USING_PACKAGES ?= libc6-dev libstdc++-12-dev libgcc-12-dev
+# asks for their licenses' sake: glibc's libc.a and libm.a into the static client, and
+# gcc-12's libgcc.a into both binaries (128-bit division; libgcc_eh.a too in the client),
+# from the gcc installation the Swift toolchain's clang selects on Debian 12. The Swift
+# standard library is not a Debian package: see the copyright.
+BUILT_USING_PACKAGES ?= libc6-dev libgcc-12-dev
 
 deb: $(BUILD_FIRST)
 	@test -n "$(VERSION)" || { echo "make deb: no 'public static let current = \"…\"' in $(VERSION_FILE)" >&2; exit 1; }
@@ -185,6 +191,11 @@ deb: $(BUILD_FIRST)
 # The path of the package `make deb` builds (for scripts: .ci/run passes it to the tests).
 deb-path:
 	@echo $(CURDIR)/$(DEB)
+
+# The directory of the binaries `make` builds, as they ship before stripping (.ci/run runs
+# the integration tests against them: USEDSPACE_BIN_DIR).
+bin-dir:
+	@echo $(abspath $(BUILDDIR))
 
 clean:
 	rm -rf $(SCRATCH) usedspace_*.deb

@@ -16,9 +16,9 @@
 # Run as root (mounts a tmpfs):  bench/daemon.sh        BENCH_QUICK=1 bench/daemon.sh
 # Needs: swift, python3, hyperfine, i3status, socat (apt-get install hyperfine i3status socat).
 # Set USEDSPACE_BIN_DIR to measure already built binaries (usedspace, usedspaced in it), and
-# BENCH_PARTS="2" to run only the memory part (default "1 2"). The daemon linked as before its
-# memory work (Package.swift), for comparison:
-#   USEDSPACE_DAEMON_LINKING=static-stdlib swift build -c release --scratch-path .build-bench-plain
+# BENCH_PARTS="2" to run only the memory part (default "1 2"). The normal (not Embedded)
+# build, for comparison:
+#   swift build -c release --scratch-path .build-bench-plain
 #   USEDSPACE_BIN_DIR=.build-bench-plain/release BENCH_PARTS=2 bench/daemon.sh
 set -euo pipefail
 

@@ -5,8 +5,8 @@
 # `usedspace list --format json`, as ratios against `df -h` (every filesystem df shows) and
 # beside `duf` (its default table), all in the same hyperfine rounds. With
 # BENCH_BASELINE_BIN=path/to/an/older/usedspace, that client's `status` runs beside them (the
-# cost of one filesystem). It builds the release client as shipped (default linking,
-# -static-executable) into .build-bench-static, then runs BENCH_ROUNDS rounds of
+# cost of one filesystem). It builds the release client as shipped (Embedded Swift, static:
+# USEDSPACE_EMBEDDED=1) into .build-bench-lean, then runs BENCH_ROUNDS rounds of
 # `hyperfine -N` (bench/lib/rounds.sh: alternating order, one ratio per command per round)
 # and prints every round's ratios, then the median, min and max ratio and the absolute
 # means. Targets (docs/PERFORMANCE.md): `usedspace list` at most 1.5x `df -h`, and ahead of
@@ -33,13 +33,13 @@ if [[ -n ${USEDSPACE_BIN:-} ]]; then
     client=$USEDSPACE_BIN
 else
     bench_require swift
-    echo "# building the release client (default linking) into $repo/.build-bench-static"
-    (cd "$repo" && env -u USEDSPACE_CLIENT_LINKING \
-        swift build -c release --product usedspace --scratch-path .build-bench-static >/dev/null) || {
-        echo "error: the release build failed; run: swift build -c release --product usedspace --scratch-path .build-bench-static" >&2
+    echo "# building the release client as shipped into $repo/.build-bench-lean"
+    (cd "$repo" && USEDSPACE_EMBEDDED=1 \
+        swift build -c release --product usedspace --scratch-path .build-bench-lean >/dev/null) || {
+        echo "error: the release build failed; run: USEDSPACE_EMBEDDED=1 swift build -c release --product usedspace --scratch-path .build-bench-lean" >&2
         exit 1
     }
-    client=$repo/.build-bench-static/release/usedspace
+    client=$repo/.build-bench-lean/release/usedspace
 fi
 [[ -x $client ]] || { echo "error: no client at $client" >&2; exit 1; }
 

@@ -5,7 +5,7 @@
 # What it measures: the wall time of each of these, as a ratio against `df -h $HOME` measured in
 # the same hyperfine run (rounds as in bench/startup.sh, see bench/lib/rounds.sh):
 #   - the real client, `usedspace status` (direct mode), built with each
-#     USEDSPACE_CLIENT_LINKING: static-executable (the default, what ships), static-stdlib, dynamic;
+#     USEDSPACE_CLIENT_LINKING: static-executable (the normal build's default), static-stdlib, dynamic;
 #   - the variants in bench/variants (their own package), each built dynamic, with
 #     --static-swift-stdlib and with -Xswiftc -static-executable:
 #       plain       statvfs of $HOME and one line out, Glibc only, no argument parsing;

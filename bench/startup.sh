@@ -5,8 +5,8 @@
 # `status --format json` and `status` with a template (`--template '{free:iec} free of
 # {total:iec}'`: parsed, and sizes as df -h writes them), as ratios against `df -h $HOME`
 # measured in the same hyperfine run. With BENCH_BASELINE_BIN=path/to/an/older/usedspace,
-# that client's `status` runs in the same rounds too, for "no regression" claims. It builds the release client as shipped (default linking, -static-executable) into
-# .build-bench-static, then runs BENCH_ROUNDS rounds; each round is one `hyperfine -N` run of
+# that client's `status` runs in the same rounds too, for "no regression" claims. It builds the release client as shipped (Embedded Swift, static: USEDSPACE_EMBEDDED=1) into
+# .build-bench-lean, then runs BENCH_ROUNDS rounds; each round is one `hyperfine -N` run of
 # all four commands (20 warm-up + 200 timed runs each), in alternating order, and gives one
 # ratio mean(usedspace)/mean(df) per command. It prints every round's ratios, then the median,
 # min and max ratio and the absolute means. The target (docs/PERFORMANCE.md) is a median
@@ -37,13 +37,13 @@ if [[ -n ${USEDSPACE_BIN:-} ]]; then
 else
     bench_require swift
     source_dir=${BENCH_CLIENT_SOURCE:-$repo}
-    echo "# building the release client (default linking) into $source_dir/.build-bench-static"
-    (cd "$source_dir" && env -u USEDSPACE_CLIENT_LINKING \
-        swift build -c release --product usedspace --scratch-path .build-bench-static >/dev/null) || {
-        echo "error: the release build failed; run: swift build -c release --product usedspace --scratch-path .build-bench-static" >&2
+    echo "# building the release client as shipped into $source_dir/.build-bench-lean"
+    (cd "$source_dir" && USEDSPACE_EMBEDDED=1 \
+        swift build -c release --product usedspace --scratch-path .build-bench-lean >/dev/null) || {
+        echo "error: the release build failed; run: USEDSPACE_EMBEDDED=1 swift build -c release --product usedspace --scratch-path .build-bench-lean" >&2
         exit 1
     }
-    client=$source_dir/.build-bench-static/release/usedspace
+    client=$source_dir/.build-bench-lean/release/usedspace
 fi
 [[ -x $client ]] || { echo "error: no client at $client" >&2; exit 1; }
 
