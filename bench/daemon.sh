@@ -11,7 +11,9 @@
 #    written to the state file), and CHURN_ROUNDS (10) rounds of clients of every kind come
 #    and go (bench/lib/churn.py: watches killed, statuses, subscribers that vanish).
 #    Against i3status with one disk block (interval = 1) started at the same time and
-#    measured at the same moment. Target: usedspaced's RSS <= i3status's.
+#    measured at the same moment; beside it a bar's block, `usedspace watch --format i3bar`.
+#    Targets (issue 19): usedspaced <= 0.75x i3status's RSS, the watch <= 1.5 MB, both
+#    together <= 1.0x.
 #
 # Run as root (mounts a tmpfs):  bench/daemon.sh        BENCH_QUICK=1 bench/daemon.sh
 # Needs: swift, python3, hyperfine, i3status, socat (apt-get install hyperfine i3status socat).
@@ -108,6 +110,9 @@ wait_for_daemon
 start_group bash -c '(echo "subscribe format=json"; exec sleep 100000) | socat -t 100000 - "UNIX-CONNECT:$2" >"$1"' \
     subscriber "$work/subscriber.log" "$socket"
 subscriber=${groups[-1]}
+# And a bar's block: `usedspace watch --format i3bar`, the other process a bar user pays for.
+start_group "$bin/usedspace" watch --format i3bar --path "$work/tmpfs" >"$work/watch.log" 2>&1
+watch=${groups[-1]}
 # Clients that come and go meanwhile, of every kind (bench/lib/churn.py), as bars restart.
 start_group python3 "$repo/bench/lib/churn.py" clients "$socket" "$bin" "$work/tmpfs" "${CHURN_ROUNDS:-10}" >"$work/churn.txt"
 # Churn: 1 MiB written, then removed, every 100 ms: ~1 % of the tmpfs each time.
@@ -119,6 +124,7 @@ done
 sleep 0.5
 field() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
 d_rss=$(field $daemon VmRSS); d_hwm=$(field $daemon VmHWM)
+w_rss=$(field $watch VmRSS); w_hwm=$(field $watch VmHWM)
 i_rss=$(field $i3status VmRSS); i_hwm=$(field $i3status VmHWM)
 publishes=$(grep -c ': published ' "$work/daemon2.log" || true)
 breakdown() { # Rss per mapped file of $1, in KiB, largest first (anonymous memory as [anon])
@@ -133,16 +139,18 @@ i_anon=$(field $i3status RssAnon); i_file=$(field $i3status RssFile)
 pss() { awk '$1 == "Pss:" { print $2 }' "/proc/$1/smaps_rollup"; }
 d_pss=$(pss $daemon); i_pss=$(pss $i3status)
 breakdown $daemon >"$out/daemon-smaps.txt"; breakdown $i3status >"$out/i3status-smaps.txt"
-stop_group "$subscriber"
+stop_group "$subscriber"; stop_group "$watch"
 echo "clients that came and went meanwhile: $(awk '$1 == "clients" { print $2 }' "$work/churn.txt" 2>/dev/null)"
 echo "daemon publishes: $publishes (log lines 'published …'); updates the subscriber read: $(grep -c '^update' "$work/subscriber.log" || true)"
-python3 - "$d_rss" "$d_hwm" "$d_anon" "$d_file" "$i_rss" "$i_hwm" "$i_anon" "$i_file" "$samples" "$d_pss" "$i_pss" <<'EOP' | tee "$out/memory.md"
+python3 - "$d_rss" "$d_hwm" "$d_anon" "$d_file" "$i_rss" "$i_hwm" "$i_anon" "$i_file" "$samples" "$d_pss" "$i_pss" "$w_rss" "$w_hwm" <<'EOP' | tee "$out/memory.md"
 import sys
-d_rss, d_hwm, d_anon, d_file, i_rss, i_hwm, i_anon, i_file, samples, d_pss, i_pss = (int(x) for x in sys.argv[1:])
+d_rss, d_hwm, d_anon, d_file, i_rss, i_hwm, i_anon, i_file, samples, d_pss, i_pss, w_rss, w_hwm = (int(x) for x in sys.argv[1:])
 print(f"| process | VmRSS (KiB) | RssAnon | RssFile | VmHWM (KiB) | RSS ratio vs i3status | Pss (KiB) |")
 print(f"| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
 print(f"| i3status, one disk block, interval = 1 | {i_rss} | {i_anon} | {i_file} | {i_hwm} | 1.00x | {i_pss} |")
 print(f"| usedspaced after {samples} samples, 1 subscriber | {d_rss} | {d_anon} | {d_file} | {d_hwm} | {d_rss / i_rss:.2f}x | {d_pss} |")
+print(f"| usedspace watch --format i3bar | {w_rss} | | | {w_hwm} | {w_rss / i_rss:.2f}x | |")
+print(f"| usedspaced + watch | {d_rss + w_rss} | | | | {(d_rss + w_rss) / i_rss:.2f}x | |")
 EOP
 echo
 echo "Rss by mapping (KiB), usedspaced | i3status:"
