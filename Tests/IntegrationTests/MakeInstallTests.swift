@@ -31,7 +31,7 @@ import Testing
         try #require(plan.status == 0, "\(plan.stderr)")
         let scratch = try #require(plan.stdout.firstMatch(of: /--scratch-path (\S+)/)?.output.1, "\(plan.stdout)")
         let used = URL(fileURLWithPath: String(scratch), relativeTo: Self.repository).standardizedFileURL.path
-        let tests = CommandRunner.productsDirectory.resolvingSymlinksInPath().path
+        let tests = CommandRunner.testBuildDirectory.resolvingSymlinksInPath().path
         #expect(!tests.hasPrefix(used + "/"), "make builds in \(used), where the tests' products are (\(tests))")
     }
 

@@ -9,10 +9,20 @@ struct CommandResult {
 }
 
 enum CommandRunner {
-    /// The directory of the built products: the test bundle sits beside them.
-    static let productsDirectory: URL = {
+    /// The directory of `swift test`'s own build: the test bundle sits beside its products.
+    static let testBuildDirectory: URL = {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         return executable.deletingLastPathComponent()
+    }()
+
+    /// The directory of the usedspace and usedspaced under test: USEDSPACE_BIN_DIR when set
+    /// (the binaries as shipped, e.g. `make`'s lean ones in .build-make/release, which .ci/run
+    /// passes after `make deb`), otherwise those `swift test` built beside the test bundle.
+    static let productsDirectory: URL = {
+        if let directory = ProcessInfo.processInfo.environment["USEDSPACE_BIN_DIR"], !directory.isEmpty {
+            return URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
+        }
+        return testBuildDirectory
     }()
 
     static var usedspace: String { productsDirectory.appendingPathComponent("usedspace").path }
