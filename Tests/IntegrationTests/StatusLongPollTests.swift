@@ -59,6 +59,8 @@ struct StatusLongPollTests {
         // A write on the second path alone ends the wait; both paths are in the answer.
         try Data(count: 5 << 20).write(to: URL(fileURLWithPath: second + "/data"))
         #expect(waitUntil(seconds: 5) { !poll.process.isRunning }, "\(poll.lines) \(poll.stderrText.value)")
+        // Its output is read on another thread, which may not have it all yet.
+        _ = waitUntil(seconds: 2) { poll.lines.count >= 2 }
         let answer = poll.lines.compactMap(WatchProcess.json)
         #expect(answer.map { $0["path"] as? String } == [first, second], "\(poll.lines)")
         #expect((answer.last?["seq"] as? NSNumber)?.uint64Value ?? 0 > seqs[1], "\(poll.lines)")
