@@ -86,9 +86,10 @@ import Testing
         let directory = try ScratchDirectory("documented-commands")
         let environment = ["PATH": CommandRunner.productsDirectory.path + ":/usr/bin:/bin", "HOME": userHome,
                            "USEDSPACE_SOCKET": directory.subpath("none.sock"), "XDG_CONFIG_HOME": directory.subpath("config")]
-        // Without other people's mounts that may hang (`list` would say so, and fail).
+        // Without mounts that may hang, other people's or another suite's (`list` would say
+        // so, and fail).
         for command in commands {
-            let isolated = ForeignMounts.isolated(["/bin/sh", "-c", command])
+            let isolated = ForeignMounts.isolated(["/bin/sh", "-c", command], alone: true)
             let result = try CommandRunner.run(isolated[0], Array(isolated.dropFirst()), environment: environment)
             #expect(result.status == 0 && result.stderr.isEmpty, "\(command): \(result.stderr)")
             if command.contains("free of") {
@@ -101,7 +102,7 @@ import Testing
         // The bar block of the examples, one update of it.
         let block = displays.first { $0.contains("--template-warning") }
         let line = try #require(block).replacingOccurrences(of: "\\\n", with: " ").replacingOccurrences(of: "watch", with: "status")
-        let isolated = ForeignMounts.isolated(["/bin/sh", "-c", line])
+        let isolated = ForeignMounts.isolated(["/bin/sh", "-c", line], alone: true)
         let result = try CommandRunner.run(isolated[0], Array(isolated.dropFirst()), environment: environment)
         #expect(result.status == 0 && result.stdout.contains("full_text"), "\(line): \(result.stderr)")
     }

@@ -11,20 +11,23 @@ enum ForeignMounts {
     static let ownPrefixes = ["/tmp/usedspace-", "/mnt/usedspace-"]
 
     /// Mount points, deepest first (a lazy detach of a parent takes its children along, but
-    /// the order keeps every detach meaningful).
-    static func current() -> [String] {
+    /// the order keeps every detach meaningful). With `includingOwn`, the tests' own too.
+    static func current(includingOwn: Bool = false) -> [String] {
         let entries = MountInfoParser.parse(readProcFile("/proc/self/mountinfo") ?? "")
         return entries
-            .filter { RealFilesystems.mayHang($0.fileSystemType) && !ownPrefixes.contains(where: $0.mountPoint.hasPrefix) }
+            .filter { RealFilesystems.mayHang($0.fileSystemType) && (includingOwn || !ownPrefixes.contains(where: $0.mountPoint.hasPrefix)) }
             .map(\.mountPoint)
             .sorted { $0.count > $1.count }
     }
 
     /// `command` run in a mount namespace of its own (a slave of this one) without the
     /// foreign mounts: for what reads the whole mount table (`usedspace list`, `--all`).
-    static func isolated(_ command: [String]) -> [String] {
-        let detach = current().map { "umount -l -c -i \(quoted($0)) 2>/dev/null" }
-        return ["/usr/bin/unshare", "--mount", "--propagation", "slave", "--", "/bin/sh", "-c",
+    /// `alone`: without any mount that may hang, the tests' own included, and private, so
+    /// that no mount another suite makes meanwhile (a FUSE mount it hangs) reaches it: for
+    /// a command whose output is compared with what the documentation shows.
+    static func isolated(_ command: [String], alone: Bool = false) -> [String] {
+        let detach = current(includingOwn: alone).map { "umount -l -c -i \(quoted($0)) 2>/dev/null" }
+        return ["/usr/bin/unshare", "--mount", "--propagation", alone ? "private" : "slave", "--", "/bin/sh", "-c",
                 (detach + ["exec \"$@\""]).joined(separator: "; "), "sh"] + command
     }
 }
