@@ -76,9 +76,10 @@ struct GnomeShellIdleCostTests {
         let withoutExtension = idle.since()
         print("GNOME Shell over \(Int(Self.idleSeconds)) s on an idle disk: with the extension \(withExtension), without \(withoutExtension); "
               + "the fill: \(seqs.count) publishes, \(signals.count) signals, \(calls.count) calls")
-        // The shell wakes by itself (60 to 120 times in 10 s here, varying): the proof of no
-        // work of the extension's own is the silent bus above; this bound catches a busy timer.
-        #expect(withExtension.wakeups <= withoutExtension.wakeups * 3 / 2 + Int(Self.idleSeconds) * 2,
+        // The shell wakes by itself (48 to 137 times in 10 s here, more on a loaded machine):
+        // the proof of no work of the extension's own is the silent bus above; this bound
+        // catches a busy timer (10 Hz or more), not a slow one, without failing on that noise.
+        #expect(withExtension.wakeups <= withoutExtension.wakeups + Int(Self.idleSeconds) * 10,
                 "with the extension \(withExtension), without \(withoutExtension)")
 
         // Enabled again as docs/desktops.md says, as written: shown again at once.
