@@ -16,14 +16,22 @@ public enum ResponseFrame {
 
     private static func frame(_ word: String, _ lines: [String]) -> String {
         let body = bodyLines(lines)
-        return "\(word) \(body.count)\n" + body.map { $0 + "\n" }.joined()
+        var text = word + " " + String(body.count) + "\n"
+        for line in body {
+            text += line
+            text += "\n"
+        }
+        return text
     }
 
     /// The lines a frame carries for `lines`: a stray newline inside a line would
     /// desynchronise the reader, so it splits the line instead ("\r\n" is one Character,
     /// so it is named too).
     public static func bodyLines(_ lines: [String]) -> [String] {
-        lines.flatMap { line in
+        // A newline is in the "\n" and "\r\n" Characters only: without its byte, a line is
+        // one body line as it is (the usual case, at a fraction of the cost of splitting).
+        guard lines.contains(where: { $0.utf8.contains(UInt8(ascii: "\n")) }) else { return lines }
+        return lines.flatMap { line in
             line.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
         }
     }
