@@ -128,6 +128,7 @@ public struct FillDetector: Sendable {
         var passed: [Judged] = []
         for window in windows {
             guard let series = series(window: window, now: now) else { continue }
+            if let recentSlope, !mayPass(window: window, series: series, recentSlope: recentSlope, available: available) { continue }
             guard let fit = RobustTrend.fit(times: series.times, values: series.values) else { continue }
             if recentSlope == nil {
                 recentSlope = fit.slope
@@ -175,6 +176,13 @@ public struct FillDetector: Sendable {
                        available: Double, now: Double) -> Judged? {
         let slope = fit.slope
         guard slope < 0, fit.tau <= maximumTau, recentSlope <= slope * minimumThirdShare else { return nil }
+        let decline = -slope * window
+        let secondsToFull = available / -slope
+        // A fill already flagged keeps its flag until its time to full is clearly beyond
+        // the limits, so that one near them does not flap.
+        let slack = lastVerdict == nil ? 1 : keepingSlack
+        guard decline >= minimumDeclineBytes, secondsToFull <= horizonSeconds * slack, secondsToFull <= extrapolation * window * slack
+        else { return nil }
         let last = series.times.count - 1
         let bounds = [0, last / 3, 2 * last / 3, last]
         for third in 0..<3 {
@@ -183,15 +191,29 @@ public struct FillDetector: Sendable {
                   part.slope < 0, part.slope <= slope * minimumThirdShare
             else { return nil }
         }
-        let decline = -slope * window
-        let secondsToFull = available / -slope
-        // A fill already flagged keeps its flag until its time to full is clearly beyond
-        // the limits, so that one near them does not flap.
-        let slack = lastVerdict == nil ? 1 : keepingSlack
-        guard decline >= minimumDeclineBytes, secondsToFull <= horizonSeconds * slack, secondsToFull <= extrapolation * window * slack
-        else { return nil }
         if let routine = routineRise(window: window, now: now), routine > 0, decline < routineMargin * routine { return nil }
         return Judged(window: window, slope: slope, secondsToFull: secondsToFull)
+    }
+
+    /// Whether the window's fit could pass `judge`'s tests of its slope at all ("soon", the
+    /// decline, no steeper than the recent slope allows), without fitting it: the Theil–Sen
+    /// slope is a median of pairwise slopes, each a weighted mean of the slopes between
+    /// neighbouring points, so it is no steeper than the steepest of those. On a disk in use
+    /// most windows cannot pass, and their fits were most of a sample's cost; skipping them
+    /// changes no verdict (the margin covers rounding).
+    private func mayPass(window: Double, series: (times: [Double], values: [Double]), recentSlope: Double, available: Double) -> Bool {
+        var steepest = 0.0
+        for index in series.times.indices.dropFirst() {
+            let slope = (series.values[index] - series.values[index - 1]) / (series.times[index] - series.times[index - 1])
+            if slope < steepest { steepest = slope }
+        }
+        let margin = 1.01
+        var fastest = -steepest * margin
+        if minimumThirdShare > 0 { fastest = min(fastest, -recentSlope / minimumThirdShare * margin) }
+        guard fastest > 0 else { return false }
+        let slack = lastVerdict == nil ? 1 : keepingSlack
+        let needed = max(minimumDeclineBytes / window, available / (min(horizonSeconds, extrapolation * window) * slack))
+        return !(fastest < needed)
     }
 
     /// The 90th percentile of the changes of available space over `window` seconds, every
