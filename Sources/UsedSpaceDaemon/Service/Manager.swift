@@ -309,7 +309,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
         alerts?.check(snapshot, policy: state.configuration.notifyPolicy(watchedPath: watch.path, snapshot: snapshot, home: ProcessEnvironment.homeDirectory),
                       now: WallClock.now().secondsSinceEpoch)
         spaceAlerts?.check(snapshot, now: WallClock.now().secondsSinceEpoch)
-        if isReady { updateStatus() }
+        if isReady && !StatusText.saysTheSame(previous, snapshot) { updateStatus() }
         busObjects?.show(snapshot, watchedPath: watch.path, options: watch.profiles.options(watchedPath: watch.path, snapshot: snapshot))
         clients?.publish(watch)
     }

@@ -26,6 +26,16 @@ enum StatusText {
         guard let configurationProblem else { return status }
         return "configuration refused: \(ControlCharacters.replaced(in: configurationProblem)) | \(status)"
     }
+
+    /// Whether `describe` says of `new` what it said of `old` (one watch's snapshot before
+    /// and after a publish, the others the same): the fields it reads are the same. A disk in
+    /// use publishes every second and moves df's Use% every few minutes: the text is built
+    /// only then.
+    static func saysTheSame(_ old: Snapshot?, _ new: Snapshot) -> Bool {
+        guard let old else { return false }
+        return old.path == new.path && old.mountPoint == new.mountPoint && old.state == new.state && old.error == new.error
+            && old.stats?.usedPercent == new.stats?.usedPercent && SpaceDetailsText.marks(old) == SpaceDetailsText.marks(new)
+    }
 }
 
 /// What the journal says a publish published: "/home (ext4): 35.2% used, 307.80 GB free of

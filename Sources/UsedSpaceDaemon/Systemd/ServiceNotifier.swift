@@ -29,7 +29,8 @@ struct ServiceNotifier {
     }
     /// A newline in a status (a path can hold one) would start a new, bogus assignment.
     static func oneLine(_ text: String) -> String {
-        String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else { return text }
+        return String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
     }
 
     private func send(_ message: String) {
