@@ -96,9 +96,12 @@ final class UsedSpaceBusObjects: SessionBusUser {
     }
 
     private func emitChanges(at objectPath: String, from previous: FilesystemBusState, to state: FilesystemBusState) {
+        // Without a connection nobody hears it: not even what changed is worked out.
+        guard let bus else { return }
         let changed = FilesystemBusProperty.changed(from: previous, to: state)
-        guard let bus, !changed.isEmpty else { return }
-        emit(bus, at: objectPath, interface: FilesystemBusProperty.interface, changed.map { $0.rawValue })
+        guard !changed.isEmpty else { return }
+        check("sd_bus_send", PropertiesChangedSignal.send(bus, objectPath: objectPath, interface: FilesystemBusProperty.interface,
+                                                          changed.map { ($0.rawValue, $0.value(of: state)) }))
     }
 
     private func emit(_ bus: OpaquePointer, at objectPath: String, interface: String, _ names: [String]) {
