@@ -38,7 +38,12 @@ public struct JSONParser {
     private func failure(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     private mutating func parseValue(depth: Int) throws(Failure) -> JSONValue {
@@ -141,6 +146,17 @@ public struct JSONParser {
 
     private mutating func parseString() throws(Failure) -> String {
         index += 1
+        // Most strings (every key, most values) are printable ASCII without escapes: taken
+        // as they are, not scalar by scalar (a subscriber decodes a snapshot per publish).
+        let start = index
+        var end = index
+        while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\\") {
+            if bytes[end] == UInt8(ascii: "\"") {
+                index = end + 1
+                return String(decoding: bytes[start..<end], as: UTF8.self)
+            }
+            end += 1
+        }
         var scalars = String.UnicodeScalarView()
         while true {
             guard index < bytes.count else { throw failure("unterminated string") }
