@@ -9,28 +9,35 @@ struct DecimalDigits: Equatable {
     var exponent: Int
 
     /// From Swift's shortest round-trip description of a finite, non-negative double.
+    /// (Read byte by byte: a bar formats three sizes at every publish.)
     init(_ value: Double) {
         precondition(value.isFinite && value >= 0)
         var mantissa: [UInt8] = []
+        mantissa.reserveCapacity(24)
         var pointPosition: Int?
         var exponentPart = 0
-        var text = Substring(value.description)
-        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            exponentPart = Int(text[text.index(after: e)...]) ?? 0
-            text = text[..<e]
-        }
-        for character in text.utf8 {
-            if character == UInt8(ascii: ".") {
-                pointPosition = mantissa.count
-            } else {
-                mantissa.append(character - UInt8(ascii: "0"))
+        var exponentNegative = false
+        var inExponent = false
+        for character in value.description.utf8 {
+            switch character {
+            case UInt8(ascii: "e"), UInt8(ascii: "E"): inExponent = true
+            case UInt8(ascii: "-") where inExponent: exponentNegative = true
+            case UInt8(ascii: "+") where inExponent: break
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if inExponent {
+                    exponentPart = exponentPart * 10 + Int(character - UInt8(ascii: "0"))
+                } else {
+                    mantissa.append(character - UInt8(ascii: "0"))
+                }
+            case UInt8(ascii: "."): pointPosition = mantissa.count
+            default: break
             }
         }
+        if exponentNegative { exponentPart = -exponentPart }
         var exponent = (pointPosition ?? mantissa.count) + exponentPart
-        while let first = mantissa.first, first == 0 {
-            mantissa.removeFirst()
-            exponent -= 1
-        }
+        let leadingZeros = mantissa.firstIndex { $0 != 0 } ?? mantissa.count
+        mantissa.removeFirst(leadingZeros)
+        exponent -= leadingZeros
         while let last = mantissa.last, last == 0 { mantissa.removeLast() }
         self.digits = mantissa
         self.exponent = mantissa.isEmpty ? 0 : exponent
@@ -68,24 +75,21 @@ struct DecimalDigits: Equatable {
     /// "1,000" / "12.35": groups of three with "," and "." before the fraction, as the
     /// en_US and POSIX locales write numbers.
     var groupedText: String {
-        var integerDigits: [UInt8] = []
-        var fractionDigits: [UInt8] = []
-        for position in 0..<max(exponent, 0) {
-            integerDigits.append(position < digits.count ? digits[position] : 0)
+        var text: [UInt8] = []
+        text.reserveCapacity(digits.count + 8)
+        let integerCount = max(exponent, 1)
+        for position in 0..<integerCount {
+            if position > 0 && (integerCount - position) % 3 == 0 { text.append(UInt8(ascii: ",")) }
+            let digit = position < exponent && position < digits.count ? digits[position] : 0
+            text.append(UInt8(ascii: "0") + digit)
         }
-        if integerDigits.isEmpty { integerDigits = [0] }
-        if exponent < 0 { fractionDigits = Array(repeating: 0, count: -exponent) }
-        if digits.count > max(exponent, 0) { fractionDigits += digits[max(exponent, 0)...] }
-        var text = ""
-        for (index, digit) in integerDigits.enumerated() {
-            if index > 0 && (integerDigits.count - index) % 3 == 0 { text += "," }
-            text.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "0") + digit))
+        let fractionStart = max(exponent, 0)
+        if exponent < 0 || digits.count > fractionStart {
+            text.append(UInt8(ascii: "."))
+            if exponent < 0 { text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -exponent)) }
+            for digit in digits[min(fractionStart, digits.count)...] { text.append(UInt8(ascii: "0") + digit) }
         }
-        if !fractionDigits.isEmpty {
-            text += "."
-            for digit in fractionDigits { text.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "0") + digit)) }
-        }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
     private init(digits: [UInt8], exponent: Int) {
