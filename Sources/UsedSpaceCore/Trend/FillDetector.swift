@@ -154,6 +154,8 @@ public struct FillDetector: Sendable {
         let inside = points.count - index
         guard inside + 1 >= minimumSamples else { return nil }
         var times: [Double] = [], values: [Double] = []
+        times.reserveCapacity(min(inside + 1, gridPoints))
+        values.reserveCapacity(min(inside + 1, gridPoints))
         if inside + 1 <= gridPoints {
             times.append(-window)
             values.append(points[index - 1].available)
