@@ -8,38 +8,6 @@ import UsedSpaceSystem
 /// never named; a writer that stopped is not named any more.
 @Suite(.serialized, Prerequisite.root)
 struct FillWriterSurveyTests {
-    /// A process writing `bytesPerSecond` into `path` (512 KiB at a time, paced by the clock),
-    /// as the user `uid` (nil: as this process's user).
-    static func writer(_ path: String, bytesPerSecond: Int, uid: UInt32? = nil) throws -> Process {
-        let script = """
-            import sys, time
-            rate, chunk = int(sys.argv[2]), b"w" * (512 << 10)
-            with open(sys.argv[1], "wb", buffering=0) as f:
-                start, written = time.monotonic(), 0
-                while True:
-                    while written < (time.monotonic() - start) * rate:
-                        written += f.write(chunk)
-                    time.sleep(0.02)
-            """
-        let process = Process()
-        let command = ["/usr/bin/python3", "-c", script, path, String(bytesPerSecond)]
-        if let uid {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"] + command
-        } else {
-            process.executableURL = URL(fileURLWithPath: command[0])
-            process.arguments = Array(command.dropFirst())
-        }
-        try process.run()
-        return process
-    }
-
-    /// SIGKILL: the test process blocks SIGTERM, and Foundation's Process passes its mask on.
-    static func end(_ process: Process) {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
     static func device(of path: String) throws -> (major: UInt32, minor: UInt32) {
         let status = try FileStatus.of(path)
         return (status.deviceMajor, status.deviceMinor)
@@ -49,10 +17,11 @@ struct FillWriterSurveyTests {
         let scratch = try ScratchDirectory("writers")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=400m,mode=1777")
         let device = try Self.device(of: mount)
-        let ours = try Self.writer(mount + "/download.iso", bytesPerSecond: 10_000_000)
-        defer { Self.end(ours) }
-        let theirs = try Self.writer(mount + "/theirs.log", bytesPerSecond: 20_000_000, uid: 65534)
-        defer { Self.end(theirs) }
+        let ours = try WriterProcess(mount + "/download.iso", bytesPerSecond: 10_000_000)
+        defer { ours.end() }
+        let theirs = try WriterProcess(mount + "/theirs.log", bytesPerSecond: 20_000_000,
+                                       prefix: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+        defer { theirs.end() }
         #expect(waitUntil(seconds: 5) { FileManager.default.fileExists(atPath: mount + "/theirs.log") })
 
         var survey = FillWriterSurvey()
@@ -64,28 +33,28 @@ struct FillWriterSurveyTests {
         #expect(waitUntil(seconds: 10) {
             usleep(1_000_000)
             writers = survey.look(device: device) ?? []
-            return writers.contains { $0.pid == ours.processIdentifier }
+            return writers.contains { $0.pid == ours.pid }
         }, "\(writers)")
-        let named = try #require(writers.first { $0.pid == ours.processIdentifier })
+        let named = try #require(writers.first { $0.pid == ours.pid })
         #expect(named.command == "python3" && named.file == mount + "/download.iso", "\(named)")
         #expect((5_000_000...20_000_000).contains(named.bytesPerSecond), "\(named.bytesPerSecond) B/s")
-        #expect(!writers.contains { $0.pid == theirs.processIdentifier || $0.file?.hasSuffix("theirs.log") == true }, "\(writers)")
+        #expect(!writers.contains { $0.pid == theirs.pid || $0.file?.hasSuffix("theirs.log") == true }, "\(writers)")
         print("measured: a 10 MB/s writer named at \(named.bytesPerSecond) B/s")
 
         // Stopped: not named at the next look.
-        kill(ours.processIdentifier, SIGSTOP)
+        kill(ours.pid, SIGSTOP)
         _ = survey.look(device: device)
         usleep(1_000_000)
-        #expect(survey.look(device: device)?.contains { $0.pid == ours.processIdentifier } == false)
-        kill(ours.processIdentifier, SIGCONT)
+        #expect(survey.look(device: device)?.contains { $0.pid == ours.pid } == false)
+        kill(ours.pid, SIGCONT)
     }
 
     @Test func aProcessWritingElsewhereIsNotAWriterHere() throws {
         let scratch = try ScratchDirectory("writers-elsewhere")
         let here = try scratch.mountTmpfs(at: "here", options: "size=50m")
         let elsewhere = try scratch.mountTmpfs(at: "elsewhere", options: "size=400m")
-        let writer = try Self.writer(elsewhere + "/data", bytesPerSecond: 10_000_000)
-        defer { Self.end(writer) }
+        let writer = try WriterProcess(elsewhere + "/data", bytesPerSecond: 10_000_000)
+        defer { writer.end() }
         var survey = FillWriterSurvey()
         _ = survey.look(device: try Self.device(of: here))
         usleep(1_000_000)

@@ -9,26 +9,6 @@ import Testing
        Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"),
        Prerequisite.enabled(Prerequisite.hasCommand("strace"), "needs strace"))
 struct WhoIsFillingTests {
-    /// A python3 writing `bytesPerSecond` into `path`, as the daemon's user, in the user's session.
-    static func userWriter(_ daemon: UserServiceDaemon, _ path: String, bytesPerSecond: Int) throws -> Process {
-        let script = """
-            import sys, time
-            rate, chunk = int(sys.argv[2]), b"w" * (1 << 20)
-            with open(sys.argv[1], "wb", buffering=0) as f:
-                start, written = time.monotonic(), 0
-                while True:
-                    while written < (time.monotonic() - start) * rate:
-                        written += f.write(chunk)
-                    time.sleep(0.05)
-            """
-        let session = daemon.manager.userCommand
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: session.executable)
-        process.arguments = session.arguments + ["/usr/bin/python3", "-c", script, path, String(bytesPerSecond)]
-        try process.run()
-        return process
-    }
-
     static func fastFill(_ daemon: UserServiceDaemon) -> [String: Any]? {
         (try? daemon.client().request("status format=json").json)?["fast_fill"] as? [String: Any]
     }
@@ -53,28 +33,29 @@ struct WhoIsFillingTests {
         #expect(try Self.processFilesRead(daemon, ["status", "--path", mount, "--details"], scratch: scratch) == 0,
                 "no fast fill: /proc is not read")
 
-        let ours = try Self.userWriter(daemon, mount + "/download.iso", bytesPerSecond: 50_000_000)
-        defer { kill(ours.processIdentifier, SIGKILL); ours.waitUntilExit() }
+        let session = daemon.manager.userCommand
+        let ours = try WriterProcess(mount + "/download.iso", bytesPerSecond: 50_000_000, prefix: [session.executable] + session.arguments)
+        defer { ours.end() }
         #expect(waitUntil(seconds: 60) { Self.fastFill(daemon) != nil }, "not flagged: \(daemon.log.text)")
 
         var details = ""
         #expect(waitUntil(seconds: 10) {
             details = (try? daemon.usedspace(["status", "--path", mount, "--details"]).stdout) ?? ""
-            return details.contains("Writing:\tpython3 (pid \(ours.processIdentifier)) writing \(mount)/download.iso, ")
+            return details.contains("Writing:\tpython3 (pid \(ours.pid)) writing \(mount)/download.iso, ")
         }, "\(details)")
         let json = try daemon.usedspace(["status", "--path", mount, "--format", "json"])
         let fill = try #require(WatchProcess.json(json.stdout)?["fast_fill"] as? [String: Any], "\(json.stdout)")
         let writer = try #require((fill["writers"] as? [[String: Any]])?.first, "\(fill)")
-        #expect((writer["pid"] as? NSNumber)?.int32Value == ours.processIdentifier && writer["file"] as? String == mount + "/download.iso")
+        #expect((writer["pid"] as? NSNumber)?.int32Value == ours.pid && writer["file"] as? String == mount + "/download.iso")
         #expect(((writer["bytes_per_second"] as? NSNumber)?.intValue).map { (25_000_000...100_000_000).contains($0) } == true, "\(writer)")
         // A watch names it in its details (waybar's tooltip).
         let watch = try daemon.watch(["--path", mount, "--format", "waybar"])
-        #expect((try? watch.waitForLine(timeout: 15) { $0.contains("Writing: python3 (pid \(ours.processIdentifier))") }) != nil, "\(watch.lines)")
+        #expect((try? watch.waitForLine(timeout: 15) { $0.contains("Writing: python3 (pid \(ours.pid))") }) != nil, "\(watch.lines)")
         #expect(try Self.processFilesRead(daemon, ["status", "--path", mount, "--details"], scratch: scratch) > 0,
                 "during a fast fill the user's processes are read")
 
         // Ours stops; root goes on filling: not the user's to see or name.
-        kill(ours.processIdentifier, SIGKILL)
+        ours.end()
         let theirs = try SteadyWriter(path: mount + "/system.log", bytesPerSecond: 50_000_000)
         defer { theirs.stop() }
         #expect(waitUntil(seconds: 15) {
