@@ -25,13 +25,13 @@
 #
 # Run as root:  bench/publish.sh        DURATION=60 bench/publish.sh  (a quick look)
 #               BENCH_SESSION_BUS=0 bench/publish.sh                 (the daemon without a bus)
-# Needs: swift, i3status, python3, socat, strace, systemd (apt-get install i3status socat
+# Needs: swift, cc, i3status, python3, socat, strace, systemd (apt-get install i3status socat
 # strace systemd). USEDSPACE_BIN_DIR=DIR measures built binaries (usedspace, usedspaced).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 duration=${DURATION:-600}
 [[ $(id -u) == 0 ]] || { echo "error: run as root (a user manager, a tmpfs)" >&2; exit 1; }
-for tool in i3status python3 socat strace; do command -v "$tool" >/dev/null || { echo "error: $tool is missing" >&2; exit 1; }; done
+for tool in cc i3status python3 socat strace; do command -v "$tool" >/dev/null || { echo "error: $tool is missing" >&2; exit 1; }; done
 # shellcheck source=bench/lib/binaries.sh
 source "$repo/bench/lib/binaries.sh"
 bench_binaries "$repo"
@@ -89,6 +89,12 @@ disk "$work/fs" {
 EOC
 i3status -c "$work/i3status.conf" >/dev/null 2>"$work/i3status.log" &
 i3status=$!; pids+=($i3status)
+cc -O2 -pthread -o "$work/floor" "$repo/bench/floor.c"
+"$work/floor" daemon "$work/fs" "$work/floor.sock" threads &
+floor=$!; pids+=($floor)
+for _ in $(seq 50); do [[ -S $work/floor.sock ]] && break; sleep 0.1; done
+"$work/floor" watch "$work/floor.sock" >/dev/null &
+floor_watch=$!; pids+=($floor_watch)
 sleep 2
 
 snapshot() {  # pid -> "cpu_nanoseconds switches"
@@ -101,7 +107,7 @@ seq_now() { us_run "$bin/usedspace" status --path "$work/fs" --format json | pyt
 window() {  # name -> "name seconds publishes d_cpu d_sw w_cpu w_sw i_cpu i_sw b_cpu b_sw"
     local name=$1 p
     local -A start end
-    local seq0 seq1 measured=("$daemon" "$watch" "$i3status")
+    local seq0 seq1 measured=("$daemon" "$watch" "$i3status" "$floor" "$floor_watch")
     [[ -n $bus ]] && measured+=("$bus")
     seq0=$(seq_now)
     for p in "${measured[@]}"; do start[$p]=$(snapshot "$p"); done
@@ -109,6 +115,7 @@ window() {  # name -> "name seconds publishes d_cpu d_sw w_cpu w_sw i_cpu i_sw b
     for p in "${measured[@]}"; do end[$p]=$(snapshot "$p"); done
     seq1=$(seq_now)
     local line="$name $duration $((seq1 - seq0)) ${start[$daemon]} ${end[$daemon]} ${start[$watch]} ${end[$watch]} ${start[$i3status]} ${end[$i3status]}"
+    line+=" ${start[$floor]} ${end[$floor]} ${start[$floor_watch]} ${end[$floor_watch]}"
     [[ -n $bus ]] && line+=" ${start[$bus]} ${end[$bus]}"
     echo "$line"
 }
@@ -141,21 +148,27 @@ def parse(line):
     return name, float(seconds), int(publishes), pairs
 print("| window | usedspaced CPU (ms) | watch CPU (ms) | i3status CPU (ms) | usedspace / i3status | daemon wakeups/min | watch wakeups/min | i3status wakeups/min | publishes |")
 print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-results = {}
+results, floors = {}, []
 for line in sys.argv[1:3]:
-    name, seconds, publishes, ((dc, dw), (wc, ww), (ic, iw), *rest) = parse(line)
+    name, seconds, publishes, ((dc, dw), (wc, ww), (ic, iw), (fc, fw), (fwc, fww), *rest) = parse(line)
     minutes = seconds / 60
     ratio = (dc + wc) / ic if ic else float("inf")
-    results[name] = (ratio, publishes, dc, dw, wc, ww, rest[0][0] if rest else None)
+    results[name] = (ratio, publishes, dc, dw, wc, ww, rest[0][0] if rest else None, (fc + fwc) / ic if ic else float("inf"))
     print(f"| {name} | {dc / 1e6:.1f} | {wc / 1e6:.1f} | {ic / 1e6:.1f} | **{ratio:.2f}x** | {dw / minutes:.0f} | {ww / minutes:.0f} | {iw / minutes:.0f} | {publishes} |")
-ratio, publishes, dc, dw, wc, ww, bc = results["busy"]
+    floors.append(f"| {name} | {fc / 1e6:.1f} | {fwc / 1e6:.1f} | {ic / 1e6:.1f} | **{results[name][7]:.2f}x** | {fw / minutes:.0f} | {fww / minutes:.0f} |")
+print("\nThe C floor of the same shape (bench/floor.c), same windows:\n")
+print("| window | floor daemon CPU (ms) | floor watch CPU (ms) | i3status CPU (ms) | floor / i3status | daemon wakeups/min | watch wakeups/min |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+print("\n".join(floors))
+ratio, publishes, dc, dw, wc, ww, bc, _ = results["busy"]
 if publishes:
     print(f"\nbusy: per publish, {dc / publishes / 1e3:.0f} us of daemon CPU and {wc / publishes / 1e3:.0f} us of the watch's; "
           f"{dw / publishes:.1f} wakeups of the daemon, {ww / publishes:.1f} of the watch")
 for name in ("idle", "busy"):
     if results[name][6] is not None:
         print(f"{name}: the session bus's dbus-daemon used {results[name][6] / 1e6:.1f} ms (not in the ratio)")
-print(f"targets: busy <= 0.5x ({results['busy'][0]:.2f}x), idle <= 0.3x ({results['idle'][0]:.2f}x)")
+print(f"targets: busy <= 0.5x ({results['busy'][0]:.2f}x), idle <= 0.3x ({results['idle'][0]:.2f}x); "
+      f"the C floor: busy {results['busy'][7]:.2f}x, idle {results['idle'][7]:.2f}x")
 calls, errors, fsyncs = 0, 0, 0
 for row in open(sys.argv[3]):
     fields = row.split()
