@@ -41,6 +41,8 @@ int clinux_eventfd(unsigned int initial, int flags) { return eventfd(initial, fl
 
 int clinux_timerfd_create(void) { return timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK); }
 
+int clinux_timerfd_create_blocking(void) { return timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC); }
+
 int clinux_timerfd_set(int fd, unsigned long long nanoseconds) {
     struct itimerspec when = {0};
     when.it_value.tv_sec = (time_t)(nanoseconds / 1000000000ULL);

@@ -80,6 +80,9 @@ int clinux_set_timer_slack(unsigned long nanoseconds);
 /// A timerfd(2) on CLOCK_MONOTONIC, non-blocking, close-on-exec.
 int clinux_timerfd_create(void);
 
+/// A timerfd(2) on CLOCK_MONOTONIC, close-on-exec, whose read blocks until it expires.
+int clinux_timerfd_create_blocking(void);
+
 /// Arms a timerfd to expire once at `nanoseconds` of CLOCK_MONOTONIC, or disarms it when
 /// `nanoseconds` is 0. 0, or -1 with errno set.
 int clinux_timerfd_set(int fd, unsigned long long nanoseconds);

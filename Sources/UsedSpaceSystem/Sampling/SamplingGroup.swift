@@ -41,12 +41,13 @@ public final class SamplingGroup: @unchecked Sendable {
         }
     }
 
-    let shared = ConditionLock(State())
+    let shared: ConditionLock<State>
     /// Goes off when a pass overruns the timeout of its members.
     public let alarm: SamplingAlarm
 
     public init() throws(SystemError) {
         alarm = try SamplingAlarm()
+        shared = ConditionLock(State(), sleepTimer: try SleepTimer())
     }
 
     /// Adds a member, starting the thread if it is not running.

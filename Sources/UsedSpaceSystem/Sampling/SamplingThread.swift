@@ -102,7 +102,7 @@ public final class SamplingThread {
         wake = try EventCounter()
         alarm = try SamplingAlarm()
         timeoutNanoseconds = timeoutMicroseconds * 1000
-        shared = ConditionLock(State(publisher: publisher, intervalNanoseconds: intervalMicroseconds * 1000))
+        shared = ConditionLock(State(publisher: publisher, intervalNanoseconds: intervalMicroseconds * 1000), sleepTimer: try SleepTimer())
     }
 
     deinit {

@@ -5,13 +5,20 @@ import CLinux
 /// never move, which a Swift stored property may), waiting on CLOCK_MONOTONIC.
 ///
 /// (The standard library's `Synchronization.Mutex` has no condition variable to wait on.)
+///
+/// Given a SleepTimer, the one waiting thread sleeps on it instead of the condition
+/// variable: for a thread that sleeps to a deadline every interval (SleepTimer says why).
 public final class ConditionLock<State>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var state: State
+    private let sleepTimer: SleepTimer?
+    /// The waiting thread sleeps on `sleepTimer` (under the lock).
+    private var timerSleeping = false
 
-    public init(_ state: State) {
+    public init(_ state: State, sleepTimer: SleepTimer? = nil) {
         self.state = state
+        self.sleepTimer = sleepTimer
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -41,7 +48,11 @@ public final class ConditionLock<State>: @unchecked Sendable {
     public func update<Result>(_ body: (inout State) -> Result) -> Result {
         pthread_mutex_lock(mutex)
         defer {
-            pthread_cond_broadcast(condition)
+            if let sleepTimer {
+                if timerSleeping { sleepTimer.wake() }
+            } else {
+                pthread_cond_broadcast(condition)
+            }
             pthread_mutex_unlock(mutex)
         }
         return body(&state)
@@ -64,6 +75,14 @@ public final class ConditionLock<State>: @unchecked Sendable {
             switch decide(&state) {
             case .done(let result):
                 return result
+            case .sleep(until: let deadline) where sleepTimer != nil:
+                // Armed under the lock: an update from now on re-arms it to end the sleep.
+                sleepTimer?.arm(at: deadline)
+                timerSleeping = true
+                pthread_mutex_unlock(mutex)
+                sleepTimer?.sleep()
+                pthread_mutex_lock(mutex)
+                timerSleeping = false
             case .sleep(until: nil):
                 pthread_cond_wait(condition, mutex)
             case .sleep(until: let deadline?):
