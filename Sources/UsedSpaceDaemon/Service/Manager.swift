@@ -14,7 +14,7 @@ import UsedSpaceSystem
 final class Manager: ClientsContext, ConfiguredStateFactory {
     private let loop: EventLoop
     private let logger: Logger
-    private var notifier = ServiceNotifier()
+    private let notifier = ServiceNotifier()
     private let paths: DaemonPaths
     private let loader: ConfigurationLoader
     /// What the configuration made; replaced whole by a reload.

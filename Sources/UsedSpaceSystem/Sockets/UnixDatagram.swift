@@ -31,6 +31,24 @@ public enum UnixDatagram {
         guard sent == bytes.count else { throw .system(.current("sendto")) }
     }
 
+    /// A socket connected to the datagram socket at `address` (a path, or "@name" in the
+    /// abstract namespace): what `send(_:on:)` writes to, made once for many messages.
+    public static func connect(to address: String) throws(UnixSocket.Failure) -> FileDescriptor {
+        let descriptor = try newSocket()
+        var (socketAddress, length) = try UnixSocket.address(address, allowingAbstract: true)
+        let connected = withUnsafePointer(to: &socketAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { CLinux.connect(descriptor.rawValue, $0, length) }
+        }
+        guard connected == 0 else { throw .system(.current("connect")) }
+        return descriptor
+    }
+
+    /// Sends one datagram on a connected socket, without waiting.
+    public static func send(_ bytes: [UInt8], on descriptor: borrowing FileDescriptor) throws(UnixSocket.Failure) {
+        let sent = bytes.withUnsafeBytes { CLinux.send(descriptor.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.count else { throw .system(.current("send")) }
+    }
+
     /// The datagrams waiting on `descriptor`, each at most 256 bytes.
     public static func receiveAll(_ descriptor: Int32) -> [[UInt8]] {
         var messages: [[UInt8]] = []

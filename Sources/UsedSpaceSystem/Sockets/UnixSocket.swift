@@ -17,16 +17,20 @@ public enum UnixSocket {
         }
     }
 
-    static func address(_ path: String) throws(Failure) -> (sockaddr_un, socklen_t) {
+    static func address(_ path: String, allowingAbstract: Bool = false) throws(Failure) -> (sockaddr_un, socklen_t) {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
+        var bytes = Array(path.utf8)
         guard !bytes.isEmpty, bytes.count <= maximumPathLength else { throw .pathTooLong(path) }
+        // "@name", where allowed: the abstract namespace (a leading NUL, the length says where
+        // it ends), as systemd writes such an address in $NOTIFY_SOCKET.
+        let abstract = allowingAbstract && bytes[0] == UInt8(ascii: "@")
+        if abstract { bytes[0] = 0 }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
         }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1))
         return (address, length)
     }
 
