@@ -96,6 +96,10 @@ struct DaemonServiceTests {
         try manager.installUnits(serviceDropIn: "WatchdogSec=2s\nTimeoutAbortSec=2s")
         #expect(try manager.systemctl("start", "usedspace.service").status == 0)
         let pid = try #require(Int32(try manager.property("usedspace.service", "MainPID")))
+        // Answering, it pings: three watchdog intervals later it is the same process.
+        let pinging = waitUntil(seconds: 6) { (try? manager.property("usedspace.service", "MainPID")) != String(pid) }
+        #expect(!pinging, "restarted while answering: no WATCHDOG=1 came")
+        #expect(try manager.property("usedspace.service", "NRestarts") == "0")
         kill(pid, SIGSTOP)
         defer { kill(pid, SIGCONT) }
         let restarted = waitUntil(seconds: 40) {

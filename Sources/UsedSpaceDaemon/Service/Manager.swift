@@ -27,6 +27,8 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
     private var historyFile: BackgroundFileWriter?
     private var tracker = TimeToFullTracker()
     private var heartbeat: TimerEventSource?
+    /// WATCHDOG=1 while the loop turns, when WatchdogSec= asks for it.
+    private var watchdog: Watchdog?
     private var alerts: LowSpaceNotifications?
     private var spaceAlerts: SpaceAlertNotifications?
     private var desktop: DesktopNotifier?
@@ -142,7 +144,6 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
         applySamplingSettings()
         do { clients = try Clients(loop: loop, logger: logger, context: self) } catch { throw DaemonFailure(error) }
         let listening = try SocketSetup.open(at: paths.socket, logger: logger)
-        let watchdog: Bool
         do throws(SystemError) {
             server = try SocketServer(
                 listener: listening.socket, boundPath: listening.boundPath, maximumClients: settings.maximumClients, loop: loop, logger: logger,
@@ -170,7 +171,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
                 if let busObjects { sessionBus.add(busObjects) }
                 sessionBus.open()
             }
-            watchdog = try loop.enableWatchdog()
+            watchdog = try Watchdog(loop: loop, notifier: notifier)
         } catch {
             throw DaemonFailure(error)
         }
@@ -179,7 +180,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
             "interval": "\(DurationParser.describe(microseconds: settings.intervalMicroseconds))",
             "socket": "\(server?.boundPath ?? "passed by systemd")",
             "state_dir": "\(paths.stateDirectory)",
-            "watchdog": "\(watchdog)",
+            "watchdog": "\(watchdog != nil)",
         ])
         if let problem = state.problem {
             logger.error("configuration refused: \(problem) (check it with: usedspace config check; then: systemctl --user reload usedspace)",

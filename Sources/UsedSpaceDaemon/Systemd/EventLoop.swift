@@ -36,13 +36,6 @@ final class EventLoop {
         sd_event_exit(event, code)
     }
 
-    /// Lets sd-event send WATCHDOG=1 itself whenever the loop turns, when the service manager
-    /// asked for a watchdog (WATCHDOG_USEC). Returns whether the watchdog is on.
-    @discardableResult
-    func enableWatchdog() throws(SystemError) -> Bool {
-        try SystemError.systemd("sd_event_set_watchdog", sd_event_set_watchdog(event, 1)) > 0
-    }
-
     /// CLOCK_MONOTONIC in microseconds, as of this loop iteration.
     var now: UInt64 {
         var microseconds: UInt64 = 0

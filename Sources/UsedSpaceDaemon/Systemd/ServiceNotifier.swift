@@ -1,7 +1,8 @@
 import CSystemd
 import UsedSpaceSystem
 
-/// The sd_notify(3) messages the service manager reads: READY, STATUS, RELOADING, STOPPING.
+/// The sd_notify(3) messages the service manager reads: READY, STATUS, RELOADING, STOPPING,
+/// WATCHDOG.
 /// Without NOTIFY_SOCKET (not started by systemd) every call is a no-op. A status that says
 /// what the last one said is not sent again: each message wakes the service manager.
 ///
@@ -43,6 +44,10 @@ final class ServiceNotifier {
     func stopping() {
         lastStatus = nil
         send("STOPPING=1\nSTATUS=Stopping")
+    }
+
+    func watchdog() {
+        send("WATCHDOG=1")
     }
 
     /// A newline in a status (a path can hold one) would start a new, bogus assignment.
