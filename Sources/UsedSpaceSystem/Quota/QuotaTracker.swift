@@ -10,7 +10,6 @@ public struct QuotaTracker {
     public static let refreshNanoseconds: UInt64 = 60_000_000_000
 
     private var identity: (mountPoint: String, type: String)?
-    private var sysfs: BtrfsSysfs?
     private var readAt: UInt64?
     private var quotas: [Quota] = []
 
@@ -18,7 +17,8 @@ public struct QuotaTracker {
 
     /// `sample` with its quota. Reads touch the path's filesystem: call this where sampling
     /// it may block, and never for a filesystem that may hang (its probe samples it).
-    public mutating func annotate(_ sample: Sample, now: UInt64 = MonotonicClock.nanoseconds()) -> Sample {
+    /// `btrfs`: the filesystem's sysfs directory, as BtrfsAllocationReader found it.
+    public mutating func annotate(_ sample: Sample, btrfs: BtrfsSysfs?, now: UInt64 = MonotonicClock.nanoseconds()) -> Sample {
         guard case .measured(var measurement) = sample else {
             forget()
             return sample
@@ -26,10 +26,10 @@ public struct QuotaTracker {
         if identity.map({ $0.mountPoint != measurement.mountPoint || $0.type != measurement.fileSystemType }) ?? true {
             forget()
             identity = (measurement.mountPoint, measurement.fileSystemType)
-            if measurement.fileSystemType == "btrfs" { sysfs = BtrfsSysfs.find(for: measurement.path) }
         }
         if isDue(now: now) || readAt == nil {
-            quotas = QuotaReader.read(at: measurement.path, fileSystemType: measurement.fileSystemType, sysfs: sysfs)
+            quotas = QuotaReader.read(at: measurement.path, fileSystemType: measurement.fileSystemType,
+                                       sysfs: measurement.fileSystemType == "btrfs" ? btrfs : nil)
             readAt = now
         }
         measurement.quota = Quota.binding(quotas, on: measurement.stats)
@@ -45,7 +45,6 @@ public struct QuotaTracker {
 
     private mutating func forget() {
         identity = nil
-        sysfs = nil
         readAt = nil
         quotas = []
     }

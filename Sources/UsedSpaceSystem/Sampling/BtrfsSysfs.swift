@@ -63,6 +63,10 @@ public struct BtrfsAllocationReader {
         self.root = root
     }
 
+    /// The sysfs directory of the btrfs the last sample was of, when found: the quota's
+    /// qgroups are read from it too (QuotaTracker), with no lookup of their own.
+    public var directory: BtrfsSysfs? { sysfs }
+
     /// `sample` with its btrfs allocation, when it is a measurement of a btrfs filesystem.
     /// `device` is the path's device numbers (the resolution's): with the mount point, what
     /// says the filesystem at the path is the same; nil makes every call look the directory

@@ -16,8 +16,9 @@ public enum IsolatedSample {
         func sampleHere() -> Snapshot {
             var btrfs = BtrfsAllocationReader()
             var quota = QuotaTracker()
-            return firstSnapshot(quota.annotate(btrfs.annotate(mounts.map { mounts in PathSampler.sample(path, mounts: { () throws(FileReadError) in mounts }) }
-                ?? PathSampler.sample(path), device: nil)))
+            let sample = btrfs.annotate(mounts.map { mounts in PathSampler.sample(path, mounts: { () throws(FileReadError) in mounts }) }
+                ?? PathSampler.sample(path), device: nil)
+            return firstSnapshot(quota.annotate(sample, btrfs: btrfs.directory))
         }
         guard let mounts, MountTable.mayHang(path, in: mounts), let pipe = try? FileDescriptor.pipe() else { return sampleHere() }
         let child = fork()

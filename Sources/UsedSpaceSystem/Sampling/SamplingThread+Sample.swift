@@ -82,7 +82,7 @@ extension SamplingThread {
             cache.resolutionChanged(path: path)
         }
         sample = cache.btrfs.annotate(sample, device: cache.resolution?.device)
-        if cache.probe == nil { sample = cache.quota.annotate(sample, now: now) }
+        if cache.probe == nil { sample = cache.quota.annotate(sample, btrfs: cache.btrfs.directory, now: now) }
         cache.quick.identifier = nil
         // Through a probe, the figures of the next sample come with the next full one: no
         // statvfs is made here (the quick check needs the identifier).
