@@ -1,5 +1,11 @@
 #define _GNU_SOURCE 1
 #include "CLinux.h"
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 
@@ -180,4 +186,23 @@ int clinux_try_lock(const char *path) {
         return -1;
     }
     return fd;
+}
+
+int clinux_resolve_path(const char *path, char *resolved) {
+    int descriptor = open(path, O_PATH | O_CLOEXEC);
+    if (descriptor < 0) return -1;
+    char link[40];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", descriptor);
+    ssize_t length = readlink(link, resolved, PATH_MAX - 1);
+    close(descriptor);
+    static const char deleted[] = " (deleted)";
+    size_t suffix = sizeof deleted - 1;
+    // Not an absolute path (no /proc, or an object outside this namespace's tree), cut
+    // short, or maybe a directory deleted since: realpath knows.
+    if (length <= 0 || length >= PATH_MAX - 1 || resolved[0] != '/' ||
+        ((size_t)length >= suffix && memcmp(resolved + length - suffix, deleted, suffix) == 0)) {
+        return realpath(path, resolved) ? 0 : -1;
+    }
+    resolved[length] = 0;
+    return 0;
 }

@@ -87,6 +87,12 @@ int clinux_timerfd_create_blocking(void);
 /// `nanoseconds` is 0. 0, or -1 with errno set.
 int clinux_timerfd_set(int fd, unsigned long long nanoseconds);
 
+/// realpath(3) into `resolved` (PATH_MAX bytes), by what the kernel says an O_PATH descriptor
+/// of `path` is (/proc/self/fd): three system calls that succeed, where realpath makes a
+/// readlink that fails (EINVAL) for every component that is not a link. Falls back to
+/// realpath when /proc cannot say. 0, or -1 with errno set.
+int clinux_resolve_path(const char *path, char *resolved);
+
 /// pipe2(2) with O_CLOEXEC.
 int clinux_pipe_cloexec(int ends[2]);
 

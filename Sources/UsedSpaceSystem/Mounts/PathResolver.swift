@@ -3,8 +3,8 @@ import CLinux
 /// Canonical absolute paths, as df resolves them before looking up the mount.
 public enum PathResolver {
     public static func canonical(_ path: String) throws(SystemError) -> String {
-        guard let resolved = realpath(path, nil) else { throw SystemError.current("realpath") }
-        defer { free(resolved) }
+        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX))
+        guard clinux_resolve_path(path, &resolved) == 0 else { throw SystemError.current("realpath") }
         return String(cString: resolved)
     }
 }
