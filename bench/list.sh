@@ -9,7 +9,7 @@
 # USEDSPACE_EMBEDDED=1) into .build-bench-lean, then runs BENCH_ROUNDS rounds of
 # `hyperfine -N` (bench/lib/rounds.sh: alternating order, one ratio per command per round)
 # and prints every round's ratios, then the median, min and max ratio and the absolute
-# means. Targets (docs/PERFORMANCE.md): `usedspace list` at most 1.5x `df -h`, and ahead of
+# means. Targets (docs/PERFORMANCE.md): `usedspace list` at most 0.8x `df -h`, and ahead of
 # `duf` (a ratio below duf's).
 #
 # Output goes to a pipe in hyperfine (no terminal): the table is not fitted or coloured,
@@ -19,6 +19,9 @@
 # Run:   bench/list.sh                         (about 20 s on 2 cores once built)
 #        BENCH_QUICK=1 bench/list.sh           (smoke run: 3 short rounds)
 #        USEDSPACE_BIN=path/to/usedspace bench/list.sh   (measure that binary, no build)
+# df -h stats every mount and waits forever on one that hangs (a dead NFS or FUSE server):
+# on such a machine, run it as root in a namespace of its own without that mount:
+#        unshare -m --propagation private sh -c 'umount -l /the/hung/mount; bench/list.sh'
 # Needs: swift, python3, hyperfine and duf (apt-get install hyperfine duf).
 # Writes: the hyperfine JSON of every round, mounts.txt and summary.md into BENCH_OUT
 # (default: a new directory under /tmp, printed at the end).
