@@ -1,7 +1,7 @@
 import UsedSpaceCore
 
 /// `usedspace status [--path PATH | --all] [--details] [--format FORMAT] [bar options]`
-struct StatusOptions: Equatable {
+struct StatusOptions: Equatable, TargetOptions {
     var path: String?
     var all = false
     var details = false
@@ -45,54 +45,27 @@ struct StatusOptions: Equatable {
                 throw .unexpectedArgument(argument, command: command)
             case .option(let name, let inline):
                 if try options.bar.take(name, inline: inline, scanner: &scanner) { continue }
+                if try options.takeTargetOption(name, inline: inline, scanner: &scanner) { continue }
                 switch name {
-                case "-p", "--path":
-                    let value = try scanner.value(of: name, inline: inline)
-                    guard !value.isEmpty else {
-                        throw .invalidValue(option: name, value: value, reason: "the path is empty", command: command)
-                    }
-                    options.path = value
-                case "-a", "--all":
-                    try scanner.requireNoValue(name, inline: inline)
-                    options.all = true
                 case "-d", "--details":
                     try scanner.requireNoValue(name, inline: inline)
                     options.details = true
-                case "-f", "--format":
-                    let value = try scanner.value(of: name, inline: inline)
-                    guard let format = OutputFormat(rawValue: value) else {
-                        throw .invalidValue(option: name, value: value, reason: "the formats are \(OutputFormat.names)", command: command)
-                    }
-                    options.format = format
                 case "--timeout":
                     options.timeoutMilliseconds = Int32(try scanner.duration(of: name, inline: inline, in: DaemonSettings.timeoutRange) / 1000)
-                case "--config":
-                    options.configPath = try scanner.value(of: name, inline: inline)
                 case "--signal":
-                    let value = try scanner.value(of: name, inline: inline)
-                    guard let number = Int32(value), I3blocksFollow.signalRange.contains(number) else {
-                        throw .invalidValue(option: name, value: value, reason: "i3blocks' signal is a number from 1 to 30", command: command)
-                    }
-                    options.signal = number
+                    options.signal = try i3blocksSignal(name, scanner.value(of: name, inline: inline))
                 case "--after":
                     let value = try scanner.value(of: name, inline: inline)
                     guard let seqs = StatusLongPoll.parse(value) else {
                         throw .invalidValue(option: name, value: value, reason: "the seqs of the last answer, separated by commas, such as 12,7", command: command)
                     }
                     options.after = seqs
-                case "--no-daemon":
-                    try scanner.requireNoValue(name, inline: inline)
-                    options.noDaemon = true
-                case "-h", "--help":
-                    options.showHelp = true
                 default:
                     throw .unknownOption(name, command: command)
                 }
             }
         }
-        if options.all && options.path != nil {
-            throw .conflicting("--all", "--path", command: command)
-        }
+        try options.checkTargetOptions()
         if options.after != nil && options.noDaemon {
             throw .conflicting("--after", "--no-daemon", command: command)
         }

@@ -1,7 +1,7 @@
 import UsedSpaceCore
 
 /// `usedspace watch`: one line (or block) per published snapshot, for status bars.
-struct WatchOptions {
+struct WatchOptions: TargetOptions {
     var path: String?
     var all = false
     var format: OutputFormat = .text
@@ -57,20 +57,8 @@ struct WatchOptions {
                 throw .unexpectedArgument(argument, command: command)
             case .option(let name, let inline):
                 if try options.bar.take(name, inline: inline, scanner: &scanner) { continue }
+                if try options.takeTargetOption(name, inline: inline, scanner: &scanner) { continue }
                 switch name {
-                case "-p", "--path":
-                    let value = try scanner.value(of: name, inline: inline)
-                    guard !value.isEmpty else { throw .invalidValue(option: name, value: value, reason: "the path is empty", command: command) }
-                    options.path = value
-                case "-f", "--format":
-                    let value = try scanner.value(of: name, inline: inline)
-                    guard let format = OutputFormat(rawValue: value) else {
-                        throw .invalidValue(option: name, value: value, reason: "the formats are \(OutputFormat.names)", command: command)
-                    }
-                    options.format = format
-                case "-a", "--all":
-                    try scanner.requireNoValue(name, inline: inline)
-                    options.all = true
                 case "-d", "--details":
                     try scanner.requireNoValue(name, inline: inline)
                     options.expanded = true
@@ -79,8 +67,6 @@ struct WatchOptions {
                 case "--timeout":
                     // The daemon's limits for the same setting (sample-timeout), not the interval's.
                     options.timeoutMicroseconds = try scanner.duration(of: name, inline: inline, in: DaemonSettings.timeoutRange)
-                case "--config":
-                    options.configPath = try scanner.value(of: name, inline: inline)
                 case "--bar-pid":
                     let value = try scanner.value(of: name, inline: inline)
                     guard let number = Int32(value), number > 1 else {
@@ -88,30 +74,19 @@ struct WatchOptions {
                     }
                     options.barPID = number
                 case "--signal":
-                    let value = try scanner.value(of: name, inline: inline)
-                    guard let number = Int32(value), I3blocksFollow.signalRange.contains(number) else {
-                        throw .invalidValue(option: name, value: value, reason: "i3blocks' signal is a number from 1 to 30", command: command)
-                    }
-                    options.signal = number
+                    options.signal = try i3blocksSignal(name, scanner.value(of: name, inline: inline))
                 case "--name":
                     let value = try scanner.value(of: name, inline: inline)
                     guard !value.isEmpty, value.count <= 64 else {
                         throw .invalidValue(option: name, value: value, reason: "a name is 1 to 64 characters", command: command)
                     }
                     options.name = value
-                case "--no-daemon":
-                    try scanner.requireNoValue(name, inline: inline)
-                    options.noDaemon = true
-                case "-h", "--help":
-                    options.showHelp = true
                 default:
                     throw .unknownOption(name, command: command)
                 }
             }
         }
-        if options.all && options.path != nil {
-            throw .conflicting("--all", "--path", command: command)
-        }
+        try options.checkTargetOptions()
         if (options.barPID == nil) != (options.signal == nil) {
             throw .invalidValue(option: options.barPID == nil ? "--signal" : "--bar-pid", value: "", reason: "--bar-pid and --signal go together", command: command)
         }
