@@ -40,11 +40,15 @@ struct WriterNotificationTests {
         let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "1s"])
         let session = try NotificationDesktop(session: daemon.manager)
         try daemon.waitUntilAnswering()
+        // The helper's socket came with the daemon; a quiet disk asks it nothing.
+        #expect(try daemon.manager.property("usedspace-writers.socket", "ActiveState") == "active")
+        #expect(try daemon.manager.property("usedspace-writers.socket", "NAccepted") == "0", "asked without a fast fill")
         let since = Date()
         let user = daemon.manager.userCommand
         let ours = try WriterProcess(mount + "/download.iso", bytesPerSecond: 50_000_000, prefix: [user.executable] + user.arguments)
         defer { ours.end() }
         let body = try #require(try Self.shownBody(daemon, session, mount: mount, seconds: Self.detectorSeconds + 10), "\(daemon.log.value)")
+        #expect(try daemon.manager.property("usedspace-writers.socket", "NAccepted") == "1", "one question for one notification")
         let seconds = Date().timeIntervalSince(since)
         print("measured: the user's writer named in the notification \(String(format: "%.1f", seconds)) s after it started")
         #expect(seconds <= Self.detectorSeconds + 5, "\(seconds) s")
@@ -86,5 +90,33 @@ struct WriterNotificationTests {
         let held = try #require(try Self.heldSeconds(daemon, mount: mount, since: since), "\(daemon.log.value)")
         print("measured: without the helper the notification held \(String(format: "%.3f", held)) s")
         #expect(held >= 0 && held < 1, "\(held) s")
+    }
+
+    /// Something else answers on the helper's socket (here the helper's unit runs echo with a
+    /// writer whose file is not an absolute path): the answer is refused whole, said in the
+    /// log, and the notification comes without a writer.
+    @Test func aHostileAnswerIsRefusedAndTheNotificationComesWithoutIt() throws {
+        let scratch = try ScratchDirectory("notify-hostile")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=10000000000,mode=1777")
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "1s"], socket: false)
+        let dropIn = daemon.manager.unitDirectory + "/usedspace-writers@.service.d"
+        try FileManager.default.createDirectory(atPath: dropIn, withIntermediateDirectories: true)
+        try """
+            [Service]
+            ExecStart=
+            ExecStart=/bin/echo '{"writers":[{"pid":1,"command":"evil","bytes_per_second":1,"file":"../../etc/passwd"}]}'
+
+            """.write(toFile: dropIn + "/hostile.conf", atomically: true, encoding: .utf8)
+        try daemon.manager.giveToUser(dropIn)
+        #expect(try daemon.manager.systemctl("daemon-reload").status == 0)
+        try daemon.startSocket()
+        let session = try NotificationDesktop(session: daemon.manager)
+        try daemon.waitUntilAnswering()
+        let theirs = try SteadyWriter(path: mount + "/system.log", bytesPerSecond: 50_000_000)
+        defer { theirs.stop() }
+        let body = try #require(try Self.shownBody(daemon, session, mount: mount, seconds: Self.detectorSeconds + 10), "\(daemon.log.value)")
+        #expect(body.hasPrefix("Space is going at ") && !body.contains("Writing") && !body.contains("evil"), "\(body)")
+        #expect(daemon.log.value.contains("the helper's answer was refused"), "\(daemon.log.value)")
+        #expect(try daemon.manager.property("usedspace-writers.socket", "NAccepted") == "1", "the hostile helper was asked")
     }
 }
