@@ -43,12 +43,22 @@ struct WriterNotificationTests {
         // The helper's socket came with the daemon; a quiet disk asks it nothing.
         #expect(try daemon.manager.property("usedspace-writers.socket", "ActiveState") == "active")
         #expect(try daemon.manager.property("usedspace-writers.socket", "NAccepted") == "0", "asked without a fast fill")
+        let sighting = HelperSighting(marker: "--name-writers")
+        defer { sighting.stop() }
         let since = Date()
         let user = daemon.manager.userCommand
         let ours = try WriterProcess(mount + "/download.iso", bytesPerSecond: 50_000_000, prefix: [user.executable] + user.arguments)
         defer { ours.end() }
         let body = try #require(try Self.shownBody(daemon, session, mount: mount, seconds: Self.detectorSeconds + 10), "\(daemon.log.value)")
         #expect(try daemon.manager.property("usedspace-writers.socket", "NAccepted") == "1", "one question for one notification")
+        // The helper as it ran: the user's, in the initial user namespace (what lets it read
+        // the user's /proc), without privileges, under no_new_privs and a seccomp filter.
+        let helper = try #require(sighting.seen.value, "the helper was not seen running")
+        let uid = "\(daemon.user.uid)"
+        #expect(helper.status["Uid"]?.split(separator: "\t").allSatisfy { $0 == uid } == true, "\(helper.status)")
+        #expect(helper.uidMap.split(whereSeparator: { $0 == " " || $0 == "\n" }) == ["0", "0", "4294967295"], "\(helper.uidMap)")
+        #expect(helper.status["NoNewPrivs"] == "1" && helper.status["Seccomp"] == "2", "\(helper.status)")
+        #expect(helper.status["CapEff"] == "0000000000000000" && helper.status["CapBnd"] != nil, "\(helper.status)")
         let seconds = Date().timeIntervalSince(since)
         print("measured: the user's writer named in the notification \(String(format: "%.1f", seconds)) s after it started")
         #expect(seconds <= Self.detectorSeconds + 5, "\(seconds) s")
