@@ -43,7 +43,7 @@ struct WriterNotificationTests {
         // The helper's socket came with the daemon; a quiet disk asks it nothing.
         #expect(try daemon.manager.property("usedspace-writers.socket", "ActiveState") == "active")
         #expect(try daemon.manager.property("usedspace-writers.socket", "NAccepted") == "0", "asked without a fast fill")
-        let sighting = HelperSighting(marker: "--name-writers")
+        let sighting = HelperSighting(marker: "--name-writers", parent: daemon.manager.managerPID)
         defer { sighting.stop() }
         let since = Date()
         let user = daemon.manager.userCommand

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Watches /proc, on a thread of its own, for a process whose command line holds `marker`
-/// (a short-lived helper, usedspace-writers@.service's `usedspaced --name-writers`) and
-/// keeps what /proc said of the first one seen: its status fields and its uid_map (which
-/// tells a user namespace of its own from the initial one).
+/// Watches /proc, on a thread of its own, for a child of `parent` (a user manager) whose
+/// command line holds `marker` (a short-lived helper, usedspace-writers@.service's
+/// `usedspaced --name-writers`) and keeps what /proc said of the first one seen: its status
+/// fields and its uid_map (which tells a user namespace of its own from the initial one).
+/// Other suites' managers run helpers of their own meanwhile: those are not it.
 final class HelperSighting {
     struct Sighting {
         var status: [String: String]
@@ -13,7 +14,7 @@ final class HelperSighting {
     let seen = Locked<Sighting?>(nil)
     private let stopped = Locked(false)
 
-    init(marker: String) {
+    init(marker: String, parent: pid_t) {
         let seen = self.seen, stopped = self.stopped
         Thread {
             while !stopped.value && seen.value == nil {
@@ -24,6 +25,7 @@ final class HelperSighting {
                         let parts = line.split(separator: ":", maxSplits: 1)
                         return parts.count == 2 ? (String(parts[0]), parts[1].trimmingCharacters(in: .whitespaces)) : nil
                     }, uniquingKeysWith: { first, _ in first })
+                    guard fields["PPid"] == "\(parent)" else { continue }
                     seen.set(Sighting(status: fields, uidMap: uidMap))
                     break
                 }
