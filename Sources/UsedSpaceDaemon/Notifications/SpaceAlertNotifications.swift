@@ -73,9 +73,9 @@ final class SpaceAlertNotifications {
     }
 
     /// The writers of the fill whose notification is held under `key` (nil: not known): it
-    /// is shown now, unless the fill has ended meanwhile.
+    /// is shown now, unless the fill has ended (or a reload turned notifications off) meanwhile.
     func writersFound(_ found: FillWriters?, key: String) {
-        guard let (alert, path, place) = held.removeValue(forKey: key), active[key] != nil else { return }
+        guard let (alert, path, place) = held.removeValue(forKey: key), active[key] != nil, policy.enabled else { return }
         var shown = alert
         if let found {
             shown = alert.naming(found)
