@@ -76,6 +76,7 @@ COMPLETIONS = $(wildcard completions/usedspace.bash completions/_usedspace compl
 # Every file `make install` installs, as it will be named once installed.
 INSTALLED_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 	$(USERUNITDIR)/usedspace.service $(USERUNITDIR)/usedspace.socket \
+	$(USERUNITDIR)/usedspace-writers.socket $(USERUNITDIR)/usedspace-writers@.service \
 	$(DBUSSERVICEDIR)/io.github.usedspace.UsedSpace1.service \
 	$(MANDIR)/man1/usedspace.1 $(MANDIR)/man5/usedspace.conf.5 $(MANDIR)/man8/usedspaced.8 \
 	$(if $(filter completions/usedspace.bash,$(COMPLETIONS)),$(BASHCOMPDIR)/usedspace) \
@@ -85,6 +86,7 @@ INSTALLED_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 # What an install made before manifests existed may have left here (for `make uninstall`).
 KNOWN_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 	$(USERUNITDIR)/usedspace.service $(USERUNITDIR)/usedspace.socket \
+	$(USERUNITDIR)/usedspace-writers.socket $(USERUNITDIR)/usedspace-writers@.service \
 	$(DBUSSERVICEDIR)/io.github.usedspace.UsedSpace1.service \
 	$(MANDIR)/man1/usedspace.1 $(MANDIR)/man5/usedspace.conf.5 $(MANDIR)/man8/usedspaced.8 \
 	$(BASHCOMPDIR)/usedspace $(ZSHCOMPDIR)/_usedspace $(FISHCOMPDIR)/usedspace.fish \
@@ -109,6 +111,9 @@ install: $(BUILD_FIRST)
 	sed 's|@bindir@|$(BINDIR)|g' systemd/usedspace.service > $(DESTDIR)$(USERUNITDIR)/usedspace.service
 	chmod 644 $(DESTDIR)$(USERUNITDIR)/usedspace.service
 	install -m 644 systemd/usedspace.socket $(DESTDIR)$(USERUNITDIR)/
+	sed 's|@bindir@|$(BINDIR)|g' systemd/usedspace-writers@.service > $(DESTDIR)$(USERUNITDIR)/usedspace-writers@.service
+	chmod 644 $(DESTDIR)$(USERUNITDIR)/usedspace-writers@.service
+	install -m 644 systemd/usedspace-writers.socket $(DESTDIR)$(USERUNITDIR)/
 	install -D -m 644 dbus/io.github.usedspace.UsedSpace1.service $(DESTDIR)$(DBUSSERVICEDIR)/io.github.usedspace.UsedSpace1.service
 	install -m 644 man/usedspace.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/usedspace.conf.5 $(DESTDIR)$(MANDIR)/man5/

@@ -87,7 +87,7 @@ let package = Package(
 // Part of the package only with USEDSPACE_FUZZ=1, built by bench/fuzz.sh with
 // `swift build -c release --sanitize=fuzzer --scratch-path .build-fuzz --product Fuzz<Name>`.
 if Context.environment["USEDSPACE_FUZZ"] == "1" {
-    for name in ["RequestParser", "ClickEventDecoder", "JSONParser", "ResponseFrameDecoder", "Configuration", "SnapshotCodec", "UsageHistory", "Template"] {
+    for name in ["RequestParser", "ClickEventDecoder", "JSONParser", "ResponseFrameDecoder", "Configuration", "SnapshotCodec", "UsageHistory", "Template", "FillWriterExchange"] {
         package.targets.append(.executableTarget(name: "Fuzz\(name)", dependencies: ["UsedSpaceCore"], path: "Fuzz/\(name)"))
         package.products.append(.executable(name: "Fuzz\(name)", targets: ["Fuzz\(name)"]))
     }

@@ -41,7 +41,7 @@ cd "$repo"
 
 seconds=${FUZZ_SECONDS:-60}
 timeout=${FUZZ_TIMEOUT:-10}
-read -r -a targets <<< "${FUZZ_TARGETS:-RequestParser ClickEventDecoder JSONParser ResponseFrameDecoder Configuration SnapshotCodec UsageHistory Template}"
+read -r -a targets <<< "${FUZZ_TARGETS:-RequestParser ClickEventDecoder JSONParser ResponseFrameDecoder Configuration SnapshotCodec UsageHistory Template FillWriterExchange}"
 read -r -a extra_args <<< "${FUZZ_ARGS:-}"
 if ! [[ $seconds =~ ^[0-9]+$ ]] || (( seconds < 1 )); then
     # -max_total_time=0 would mean "no limit".

@@ -29,6 +29,9 @@ public enum UsedSpaceDaemon {
         if options.reload {
             return ReloadCommand.run(options)
         }
+        if options.nameWriters {
+            return NameWritersCommand.run()
+        }
         let logger = Logger(identifier: "usedspaced", destination: JournalLog.stderrIsJournal ? .journal : .standardError,
                             logLevel: options.verbose ? .debug : .info)
 

@@ -29,6 +29,7 @@ import Testing
         var files: Set<String> = [
             "/usr/bin/usedspace", "/usr/bin/usedspaced",
             "/usr/lib/systemd/user/usedspace.service", "/usr/lib/systemd/user/usedspace.socket",
+            "/usr/lib/systemd/user/usedspace-writers.socket", "/usr/lib/systemd/user/usedspace-writers@.service",
             "/usr/share/dbus-1/services/io.github.usedspace.UsedSpace1.service",
             "/usr/share/man/man1/usedspace.1.gz", "/usr/share/man/man5/usedspace.conf.5.gz", "/usr/share/man/man8/usedspaced.8.gz",
             "/usr/share/doc/usedspace/copyright", "/usr/share/doc/usedspace/changelog.gz",
@@ -121,6 +122,10 @@ import Testing
         #expect(service.contains("\nExecStart=/usr/bin/usedspaced\n") && !service.contains("@bindir@"))
         #expect(try String(contentsOfFile: root + "/usr/lib/systemd/user/usedspace.socket", encoding: .utf8)
                 == String(contentsOf: Self.repository.appendingPathComponent("systemd/usedspace.socket"), encoding: .utf8))
+        let helper = try String(contentsOfFile: root + "/usr/lib/systemd/user/usedspace-writers@.service", encoding: .utf8)
+        #expect(helper.contains("\nExecStart=/usr/bin/usedspaced --name-writers\n") && !helper.contains("@bindir@"))
+        #expect(try String(contentsOfFile: root + "/usr/lib/systemd/user/usedspace-writers.socket", encoding: .utf8)
+                == String(contentsOf: Self.repository.appendingPathComponent("systemd/usedspace-writers.socket"), encoding: .utf8))
         // The session bus starts the daemon through systemd (Exec= is never run with it).
         #expect(try String(contentsOfFile: root + "/usr/share/dbus-1/services/io.github.usedspace.UsedSpace1.service", encoding: .utf8)
                 == String(contentsOf: Self.repository.appendingPathComponent("dbus/io.github.usedspace.UsedSpace1.service"), encoding: .utf8))
@@ -268,6 +273,9 @@ import Testing
         let firstPID = try #require(try manager.mainPID())
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(firstPID)/exe")) == "/usr/bin/usedspaced")
         #expect(try manager.property("usedspace.service", "ExecStart").contains("path=/usr/bin/usedspaced"))
+        // The writers helper's socket comes with the daemon (its Wants=), from the package.
+        #expect(try manager.property("usedspace-writers.socket", "ActiveState") == "active")
+        #expect(try manager.property("usedspace-writers.socket", "FragmentPath") == "/usr/lib/systemd/user/usedspace-writers.socket")
 
         // An upgrade (here: the same version again): postinst restarts the running daemon.
         let upgrade = try CommandRunner.run("/usr/bin/dpkg", ["-i", deb], timeout: 300)
@@ -289,10 +297,12 @@ import Testing
         }
         #expect(try manager.property("usedspace.socket", "ActiveState") == "inactive")
         #expect(try manager.property("usedspace.service", "ActiveState") == "inactive")
+        #expect(try manager.property("usedspace-writers.socket", "ActiveState") == "inactive", "stopped with the daemon (PartOf=)")
         var info = stat()
         #expect(lstat(link, &info) != 0, "\(link) is left after dpkg --purge")
         #expect(!FileManager.default.fileExists(atPath: manager.socketPath), "\(manager.socketPath) is left")
-        for path in ["/usr/bin/usedspace", "/usr/bin/usedspaced", "/usr/lib/systemd/user/usedspace.socket", "/usr/lib/systemd/user/usedspace.service"] {
+        for path in ["/usr/bin/usedspace", "/usr/bin/usedspaced", "/usr/lib/systemd/user/usedspace.socket", "/usr/lib/systemd/user/usedspace.service",
+                     "/usr/lib/systemd/user/usedspace-writers.socket", "/usr/lib/systemd/user/usedspace-writers@.service"] {
             #expect(!FileManager.default.fileExists(atPath: path), "\(path) is left")
         }
         // What belongs to the user stays: the daemon's state in the home directory.

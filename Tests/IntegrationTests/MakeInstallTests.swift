@@ -50,6 +50,7 @@ import Testing
         try #require(install.status == 0, "\(install.stderr)")
         var expected = [prefix + "/bin/usedspace", prefix + "/bin/usedspaced",
                         unitDirectory + "/usedspace.service", unitDirectory + "/usedspace.socket",
+                        unitDirectory + "/usedspace-writers.socket", unitDirectory + "/usedspace-writers@.service",
                         prefix + "/share/dbus-1/services/io.github.usedspace.UsedSpace1.service",
                         prefix + "/share/man/man1/usedspace.1", prefix + "/share/man/man5/usedspace.conf.5",
                         prefix + "/share/man/man8/usedspaced.8"]
@@ -80,6 +81,7 @@ import Testing
         let pid = try #require(try manager.mainPID())
         let link = manager.unitDirectory + "/sockets.target.wants/usedspace.socket"
         #expect(FileManager.default.fileExists(atPath: link))
+        #expect(try manager.property("usedspace-writers.socket", "ActiveState") == "active", "the writers helper comes with the daemon")
 
         let uninstall = try Self.make(["uninstall", "PREFIX=\(prefix)"], environment: manager.environment)
         #expect(uninstall.status == 0, "\(uninstall.stdout)\(uninstall.stderr)")
@@ -101,7 +103,7 @@ import Testing
         var info = stat()
         #expect(lstat(link, &info) != 0, "a dangling \(link) is left")
         #expect(!FileManager.default.fileExists(atPath: manager.socketPath))
-        for unit in ["usedspace.socket", "usedspace.service"] {
+        for unit in ["usedspace.socket", "usedspace.service", "usedspace-writers.socket"] {
             #expect(try manager.property(unit, "ActiveState") == "inactive", "\(unit)")
             #expect(try manager.property(unit, "LoadState") == "not-found", "\(unit)")
         }

@@ -70,3 +70,66 @@ import Testing
         #expect(presenter.shown.isEmpty)
     }
 }
+
+/// A fast fill's notification held for its writers: shown with them when they answer, as
+/// before when they do not know, never when the fill ended first.
+@Suite struct FillWriterNotificationTests {
+    final class Presenter: NotificationPresenter {
+        var shown: [(key: String, body: String)] = []
+        var withdrawn: [String] = []
+        func show(key: String, kind: String, path: String, summary: String, body: String) { shown.append((key, body)) }
+        func withdraw(key: String) { withdrawn.append(key) }
+    }
+
+    final class Asker: WriterAsking {
+        var asked: [(key: String, mountPoint: String)] = []
+        func ask(key: String, mountPoint: String) { asked.append((key, mountPoint)) }
+    }
+
+    static func notifications() -> (SpaceAlertNotifications, Presenter, Asker) {
+        let presenter = Presenter(), asker = Asker()
+        let notifications = SpaceAlertNotifications(policy: LowSpacePolicy(), presenter: presenter, logger: Logger(label: "test"))
+        notifications.writers = asker
+        return (notifications, presenter, asker)
+    }
+
+    @Test func theNotificationWaitsForItsWriters() {
+        let (notifications, presenter, asker) = Self.notifications()
+        let key = SpaceAlertNotifications.key(.fastFill, path: "/data")
+        notifications.check(SpaceAlertNotificationsTests.filling(1800), now: 0)
+        #expect(presenter.shown.isEmpty && asker.asked.map(\.mountPoint) == ["/home"])
+        let writer = FillWriter(pid: 4242, command: "python3", bytesPerSecond: 50_000_000, file: "/home/u/x.iso")
+        notifications.writersFound(FillWriters([writer], home: "/home/u"), key: key)
+        #expect(presenter.shown.count == 1 && presenter.shown[0].body.hasSuffix(" Writing: python3 (pid 4242) writing ~/x.iso, 50 MB/s."))
+        // An answer nobody waits for (a second one) shows nothing.
+        notifications.writersFound(FillWriters([], home: nil), key: key)
+        #expect(presenter.shown.count == 1)
+        // More severe: asked again, and shown again with the new answer.
+        notifications.check(SpaceAlertNotificationsTests.filling(300), now: 5)
+        #expect(asker.asked.count == 2)
+        notifications.writersFound(FillWriters([], home: "/home/u"), key: key)
+        #expect(presenter.shown.last?.body.hasSuffix(" Writing: another user or the system.") == true)
+    }
+
+    @Test func withoutAnAnswerItIsShownAsBefore() {
+        let (notifications, presenter, _) = Self.notifications()
+        let key = SpaceAlertNotifications.key(.fastFill, path: "/data")
+        notifications.check(SpaceAlertNotificationsTests.filling(1800), now: 0)
+        notifications.writersFound(nil, key: key)
+        #expect(presenter.shown.count == 1 && !presenter.shown[0].body.contains("Writing"))
+        #expect(presenter.shown[0].body.hasPrefix("Space is going at 50 MB/s"))
+    }
+
+    @Test func aFillThatEndsBeforeTheAnswerIsNeverShown() {
+        let (notifications, presenter, _) = Self.notifications()
+        let key = SpaceAlertNotifications.key(.fastFill, path: "/data")
+        notifications.check(SpaceAlertNotificationsTests.filling(1800), now: 0)
+        notifications.check(SpaceAlertNotificationsTests.filling(nil), now: 1)
+        notifications.writersFound(FillWriters([], home: nil), key: key)
+        #expect(presenter.shown.isEmpty)
+        notifications.check(SpaceAlertNotificationsTests.filling(1800), now: 1000)
+        notifications.retire("/data")
+        notifications.writersFound(FillWriters([], home: nil), key: key)
+        #expect(presenter.shown.isEmpty)
+    }
+}

@@ -62,3 +62,14 @@ extension Snapshot {
         return timeToFull
     }
 }
+
+extension SpaceAlert {
+    /// The alert with who is filling the filesystem said at the end of its notification's
+    /// body: "… Writing: python3 (pid 4242) writing ~/Downloads/x.iso, 50 MB/s." (the words
+    /// of the details' "Writing:" lines), or "Writing: another user or the system.".
+    public func naming(_ writers: FillWriters) -> SpaceAlert {
+        var named = self
+        named.body += " Writing: " + SpaceDetailsText.writerTexts(writers).joined(separator: "; ") + "."
+        return named
+    }
+}

@@ -28,6 +28,12 @@ public enum SpaceDetailsText {
     /// MB/s"), or "another user or the system"; nothing when nobody looked.
     public static func writerLines(_ snapshot: Snapshot) -> [String] {
         guard let found = snapshot.fillWriters, snapshot.fastFill != nil, snapshot.state == .fresh else { return [] }
+        return writerTexts(found)
+    }
+
+    /// The writers found, one text each, or "another user or the system" when none is the
+    /// user's (also the notification's words: SpaceAlert.naming).
+    public static func writerTexts(_ found: FillWriters) -> [String] {
         guard !found.writers.isEmpty else { return [FillWriter.nobodyOfYours] }
         return found.writers.map { $0.description(home: found.home) + ", \(ByteCountFormat.file($0.bytesPerSecond))/s" }
     }

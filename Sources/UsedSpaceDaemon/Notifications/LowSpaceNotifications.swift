@@ -8,6 +8,12 @@ protocol NotificationPresenter: AnyObject {
     func withdraw(key: String)
 }
 
+/// Asks who is filling the filesystem mounted at `mountPoint` (FillWriterQuestions, through
+/// the helper); the answer comes later, on the loop, under `key`.
+protocol WriterAsking: AnyObject {
+    func ask(key: String, mountPoint: String)
+}
+
 /// Keeps a file's latest contents on disk (BackgroundFileWriter).
 protocol FileKeeper: AnyObject {
     func write(_ contents: String)

@@ -20,6 +20,9 @@ struct DaemonOptions: Equatable {
     var showVersion = false
     /// `--reload`: ask the running daemon to reload, instead of running one.
     var reload = false
+    /// `--name-writers`: answer the daemon's question of who is filling a filesystem on
+    /// standard input and output (usedspace-writers@.service), instead of running one.
+    var nameWriters = false
 
     static let command = "usedspaced"
 
@@ -60,6 +63,10 @@ struct DaemonOptions: Equatable {
                                  default socket) to reload its configuration, and wait:
                                  exit status 0 when it applied the file, 1 (with the
                                  file and line on stderr) when it refused it
+              --name-writers     read a mount point (percent-encoded) from standard
+                                 input and answer who of yours is writing to it fastest,
+                                 in one line of JSON: the daemon's helper, run by
+                                 usedspace-writers@.service during a fast fill
           -h, --help             show this help
           -V, --version          print the version
 
@@ -118,6 +125,9 @@ struct DaemonOptions: Equatable {
                 case "--reload":
                     try scanner.requireNoValue(name, inline: inline)
                     options.reload = true
+                case "--name-writers":
+                    try scanner.requireNoValue(name, inline: inline)
+                    options.nameWriters = true
                 case "-v", "--verbose":
                     try scanner.requireNoValue(name, inline: inline)
                     options.verbose = true

@@ -9,6 +9,9 @@ struct DaemonPaths: Equatable {
     var configFile: String
     /// Whether the config file was named explicitly (then it must exist).
     var configIsExplicit: Bool
+    /// The helper that names who is filling a disk (usedspace-writers.socket):
+    /// $USEDSPACE_WRITERS_SOCKET, or $XDG_RUNTIME_DIR/usedspace-writers.sock; nil: none.
+    var writersSocket: String? = nil
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -27,6 +30,8 @@ struct DaemonPaths: Equatable {
             throw Failure(description: "neither XDG_STATE_HOME nor HOME is set; pass --state-dir DIR")
         }
         let config = options.configPath ?? ProcessEnvironment.xdgDirectory("XDG_CONFIG_HOME", fallback: ".config").map { $0 + "/usedspace/config" }
-        return DaemonPaths(socket: socket, stateDirectory: state, configFile: config ?? "", configIsExplicit: options.configPath != nil)
+        let writers = ProcessEnvironment.value("USEDSPACE_WRITERS_SOCKET") ?? ProcessEnvironment.runtimeDirectory.map { $0 + "/usedspace-writers.sock" }
+        return DaemonPaths(socket: socket, stateDirectory: state, configFile: config ?? "", configIsExplicit: options.configPath != nil,
+                           writersSocket: writers)
     }
 }

@@ -115,6 +115,12 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
                 let now = WallClock.now().secondsSinceEpoch
                 if SpaceAlertNotifications.parse(key) != nil { spaceAlerts.ignore(key, now: now) } else { alerts.ignore(key, now: now) }
             }
+            if let socket = paths.writersSocket {
+                let questions = try FillWriterQuestions(socket: socket, loop: loop, logger: logger)
+                questions.answered = { [unowned(unsafe) spaceAlerts] key, found in spaceAlerts.writersFound(found, key: key) }
+                // Owned by the notifications that ask (and hear back from) it.
+                spaceAlerts.writers = questions
+            }
             self.desktop = desktop
             self.sessionBus = sessionBus
             busObjects = try UsedSpaceBusObjects(sessionBus: sessionBus, logger: logger)

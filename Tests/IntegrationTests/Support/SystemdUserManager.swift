@@ -338,14 +338,25 @@ final class SystemdUserManager {
 
     /// Installs the project's unit files with ExecStart pointing at the built daemon, plus
     /// optional drop-in settings for the service (e.g. a short watchdog for a test).
-    func installUnits(serviceDropIn: String? = nil) throws {
+    /// `writersHelper: false` leaves out the helper that names who is filling a disk
+    /// (usedspace-writers.socket and its service), as an install that lacks it: masked, so
+    /// that the package another suite installs on this machine meanwhile
+    /// (/usr/lib/systemd/user) does not provide them.
+    func installUnits(serviceDropIn: String? = nil, writersHelper: Bool = true) throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("systemd")
-        let service = try String(contentsOf: repository.appendingPathComponent("usedspace.service"), encoding: .utf8)
-            .replacingOccurrences(of: "@bindir@", with: CommandRunner.productsDirectory.path)
-        try service.write(toFile: unitDirectory + "/usedspace.service", atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(atPath: repository.appendingPathComponent("usedspace.socket").path,
-                                         toPath: unitDirectory + "/usedspace.socket")
+        var units = ["usedspace.service", "usedspace.socket"]
+        if writersHelper { units += ["usedspace-writers@.service", "usedspace-writers.socket"] }
+        for unit in units {
+            let text = try String(contentsOf: repository.appendingPathComponent(unit), encoding: .utf8)
+                .replacingOccurrences(of: "@bindir@", with: CommandRunner.productsDirectory.path)
+            try text.write(toFile: unitDirectory + "/" + unit, atomically: true, encoding: .utf8)
+        }
+        if !writersHelper {
+            for unit in ["usedspace-writers@.service", "usedspace-writers.socket"] {
+                try FileManager.default.createSymbolicLink(atPath: unitDirectory + "/" + unit, withDestinationPath: "/dev/null")
+            }
+        }
         if let serviceDropIn {
             try FileManager.default.createDirectory(atPath: unitDirectory + "/usedspace.service.d", withIntermediateDirectories: true)
             try ("[Service]\n" + serviceDropIn + "\n").write(toFile: unitDirectory + "/usedspace.service.d/test.conf", atomically: true, encoding: .utf8)

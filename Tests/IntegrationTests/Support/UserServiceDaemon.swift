@@ -19,7 +19,8 @@ final class UserServiceDaemon: TestedDaemon {
     /// `config`: the text of ~/.config/usedspace/config. `dropIn`: more [Service] lines
     /// (ReadWritePaths= for a textfile directory, as usedspaced(8) tells users).
     /// `socket: false`: the units installed, the socket not started yet (`startSocket`).
-    init(arguments: [String] = [], config: String? = nil, dropIn: String? = nil, socket: Bool = true) throws {
+    /// `writersHelper: false`: without the helper's units (usedspace-writers.socket).
+    init(arguments: [String] = [], config: String? = nil, dropIn: String? = nil, socket: Bool = true, writersHelper: Bool = true) throws {
         manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
         user = manager.user!
         log = try JournalLog(uid: user.uid)
@@ -29,7 +30,7 @@ final class UserServiceDaemon: TestedDaemon {
             lines += ["ExecStart=", "ExecStart=" + ([CommandRunner.usedspaced] + arguments).map(Self.unitQuoted).joined(separator: " ")]
         }
         if let dropIn { lines.append(dropIn) }
-        try manager.installUnits(serviceDropIn: lines.isEmpty ? nil : lines.joined(separator: "\n"))
+        try manager.installUnits(serviceDropIn: lines.isEmpty ? nil : lines.joined(separator: "\n"), writersHelper: writersHelper)
         if socket { try startSocket() }
     }
 

@@ -1,0 +1,94 @@
+import Testing
+@testable import UsedSpaceCore
+
+/// What the daemon and its helper say to each other (usedspace-writers.socket): what the
+/// helper writes is read back as written, and any other line is refused whole, never half
+/// taken: the socket's other end may be any process of the user.
+@Suite struct FillWriterExchangeTests {
+    static let writer = FillWriter(pid: 4242, command: "python3", bytesPerSecond: 50_000_000, file: "/home/u/Downloads/x \"1\".iso")
+
+    static func refused(_ line: String) -> Bool {
+        (try? FillWriterExchange.outcome(of: Array(line.utf8))) == nil
+    }
+
+    @Test func whatTheHelperWritesIsReadBack() throws {
+        let line = FillWriterExchange.answer([Self.writer, FillWriter(pid: 7, command: "dd", bytesPerSecond: 300_000)])
+        #expect(line.hasSuffix("}\n") && line.filter { $0 == "\n" }.count == 1)
+        #expect(try FillWriterExchange.outcome(of: Array(line.utf8)) == .writers([Self.writer, FillWriter(pid: 7, command: "dd", bytesPerSecond: 300_000)]))
+        #expect(try FillWriterExchange.outcome(of: Array(FillWriterExchange.answer([]).utf8)) == .writers([]))
+        #expect(try FillWriterExchange.outcome(of: Array(FillWriterExchange.answer(failure: "nothing is mounted at /x").utf8))
+                == .failed("nothing is mounted at /x"))
+        // The helper never sends more than three.
+        let many = FillWriterExchange.answer(Array(repeating: Self.writer, count: 5))
+        #expect(try FillWriterExchange.outcome(of: Array(many.utf8)) == .writers(Array(repeating: Self.writer, count: 3)))
+    }
+
+    @Test func theQuestionIsOneLineWhateverTheMountPoint() {
+        let question = FillWriterExchange.question(mountPoint: "/mnt/a b\nc%")
+        #expect(question == "/mnt/a%20b%0Ac%25\n")
+        #expect(FillWriterExchange.mountPoint(inQuestion: String(question.dropLast())) == "/mnt/a b\nc%")
+        for hostile in ["", "relative", "%2", "%ZZ/x", "/a%00b", "%FF%FE", String(repeating: "/aaaa", count: 3000)] {
+            #expect(FillWriterExchange.mountPoint(inQuestion: hostile) == nil, "\(hostile.prefix(40))")
+        }
+    }
+
+    @Test func hostileAnswersAreRefused() {
+        let good = #"{"pid":1,"command":"a","bytes_per_second":1}"#
+        #expect(!Self.refused(#"{"writers":[\#(good)]}"#))
+        let hostile = [
+            "", "\n", "null", "[]", "42", #""writers""#, "{}", "not json", #"{"writers":[]}{"writers":[]}"#,
+            #"{"writers":[]}"# + "\n" + #"{"writers":[]}"#,                                 // two lines
+            #"{"writers":{}}"#, #"{"writers":null}"#, #"{"writers":[],"extra":1}"#,
+            #"{"writers":[1]}"#, #"{"writers":[[]]}"#, #"{"writers":[[[[[[]]]]]]}"#,
+            #"{"writers":[\#(good),\#(good),\#(good),\#(good)]}"#,                         // more than three
+            #"{"writers":[{"pid":0,"command":"a","bytes_per_second":1}]}"#,
+            #"{"writers":[{"pid":-4,"command":"a","bytes_per_second":1}]}"#,
+            #"{"writers":[{"pid":2147483648,"command":"a","bytes_per_second":1}]}"#,
+            #"{"writers":[{"pid":1.5,"command":"a","bytes_per_second":1}]}"#,
+            #"{"writers":[{"pid":"1","command":"a","bytes_per_second":1}]}"#,
+            #"{"writers":[{"pid":1,"command":"","bytes_per_second":1}]}"#,
+            #"{"writers":[{"pid":1,"command":7,"bytes_per_second":1}]}"#,
+            #"{"writers":[{"pid":1,"command":"\#(String(repeating: "x", count: 65))","bytes_per_second":1}]}"#,
+            #"{"writers":[{"pid":1,"command":"a","bytes_per_second":-1}]}"#,
+            #"{"writers":[{"pid":1,"command":"a","bytes_per_second":18446744073709551616}]}"#,
+            #"{"writers":[{"pid":1,"command":"a","bytes_per_second":1e9}]}"#,
+            #"{"writers":[{"pid":1,"command":"a"}]}"#,
+            #"{"writers":[{"pid":1,"command":"a","bytes_per_second":1,"file":"relative/x"}]}"#,
+            #"{"writers":[{"pid":1,"command":"a","bytes_per_second":1,"file":"/a\u0000b"}]}"#,
+            #"{"writers":[{"pid":1,"command":"a","bytes_per_second":1,"file":7}]}"#,
+            #"{"writers":[{"pid":1,"command":"a","bytes_per_second":1,"file":"/\#(String(repeating: "x", count: 4096))"}]}"#,
+            #"{"writers":[{"pid":1,"command":"a","bytes_per_second":1,"uid":0}]}"#,
+            #"{"error":7}"#, #"{"error":"x","writers":[]}"#,
+            #"{"writers":[{"pid":1,"command":"a","bytes_per_second":1}]"#,                  // cut short
+            String(repeating: " ", count: FillWriterExchange.maximumLineBytes) + "{}",       // too long
+        ]
+        for line in hostile {
+            #expect(Self.refused(line), "\(line.prefix(80))")
+        }
+        // Not UTF-8.
+        #expect((try? FillWriterExchange.outcome(of: Array(#"{"error":""#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8))) == nil)
+    }
+
+    @Test func whatIsTakenCannotRewriteATerminalOrANotification() throws {
+        let line = #"{"writers":[{"pid":9,"command":"ev\u001b[2Jil","bytes_per_second":1,"file":"/tmp/a\nb"}]}"#
+        guard case .writers(let writers) = try FillWriterExchange.outcome(of: Array(line.utf8)) else { Issue.record("refused"); return }
+        #expect(writers.first?.command == "ev?[2Jil")
+        #expect(writers.first?.description(home: nil) == "ev?[2Jil (pid 9) writing /tmp/a?b")
+        let error = #"{"error":"\u001b]0;owned\u0007\#(String(repeating: "y", count: 300))"}"#
+        guard case .failed(let reason) = try FillWriterExchange.outcome(of: Array(error.utf8)) else { Issue.record("refused"); return }
+        #expect(!reason.contains("\u{1b}") && reason.count == 200)
+    }
+
+    @Test func theNotificationSaysWhoIsWriting() {
+        var snapshot = Snapshot(path: "/home/u", mountPoint: "/home", fileSystemType: "ext4",
+                                stats: FilesystemStats(blockSize: 1_000_000, totalBlocks: 100_000, freeBlocks: 10_000, availableBlocks: 9_000),
+                                state: .fresh, seq: 1, sampledAt: Timestamp(secondsSinceEpoch: 0), source: .daemon)
+        snapshot.fastFill = FastFill(bytesPerSecond: 50_000_000, secondsToFull: 180, sustainedSeconds: 20)
+        let alert = snapshot.spaceAlerts[0]
+        let named = alert.naming(FillWriters([FillWriter(pid: 4242, command: "python3", bytesPerSecond: 50_000_000, file: "/home/u/Downloads/x.iso")],
+                                             home: "/home/u"))
+        #expect(named.summary == alert.summary)
+        #expect(named.body == alert.body + " Writing: python3 (pid 4242) writing ~/Downloads/x.iso, 50 MB/s.")
+        #expect(alert.naming(FillWriters([], home: "/home/u")).body == alert.body + " Writing: another user or the system.")
+    }
+}
