@@ -22,7 +22,15 @@ let daemonLinking: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"])]
 // comparisons and case mapping) and libm. The normal build stays for `swift test` and the
 // fuzzers (XCTest, swift-testing and libFuzzer need the full runtime).
 let embedded = Context.environment["USEDSPACE_EMBEDDED"] == "1"
-let lean: [SwiftSetting] = embedded ? [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])] : []
+// Each binary's resident memory is mostly its own code: so -Osize, and one section per
+// function, which the release link (the toolchain's lld) drops when unused (SwiftPM's
+// --gc-sections).
+let lean: [SwiftSetting] = embedded ? [
+    .enableExperimentalFeature("Embedded"),
+    .unsafeFlags(["-wmo", "-Xfrontend", "-function-sections"]),
+    .unsafeFlags(["-Osize"], .when(configuration: .release)),
+] : []
+let leanC: [CSetting] = embedded ? [.unsafeFlags(["-ffunction-sections", "-fdata-sections"])] : []
 // The toolchain's embedded libraries, beside the swiftc found on PATH (SwiftPM gives the
 // manifest no other way to name the toolchain).
 let embeddedLibraries: String = {
@@ -34,7 +42,7 @@ let embeddedLibraries: String = {
     }
     return "/usr/lib/swift/embedded/x86_64-unknown-linux-gnu"
 }()
-let leanLinking: [LinkerSetting] = [.unsafeFlags(["-L", embeddedLibraries, "-lswiftUnicodeDataTables", "-lm"])]
+let leanLinking: [LinkerSetting] = [.unsafeFlags(["-L", embeddedLibraries, "-lswiftUnicodeDataTables", "-lm", "-use-ld=lld"])]
 
 let package = Package(
     name: "usedspace",
@@ -44,7 +52,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "UsedSpaceCore", swiftSettings: lean),
-        .target(name: "CLinux"),
+        .target(name: "CLinux", cSettings: leanC),
         .target(name: "UsedSpaceSystem", dependencies: ["UsedSpaceCore", "CLinux"], swiftSettings: lean),
         .systemLibrary(
             name: "CSystemd",
@@ -52,7 +60,7 @@ let package = Package(
             providers: [.apt(["libsystemd-dev"])]
         ),
         // sd-bus's interface tables, which are built with C macros.
-        .target(name: "CBusVtable", dependencies: ["CSystemd"]),
+        .target(name: "CBusVtable", dependencies: ["CSystemd"], cSettings: leanC),
         .target(name: "UsedSpaceClient", dependencies: ["UsedSpaceCore", "UsedSpaceSystem"], swiftSettings: lean),
         .executableTarget(
             name: "usedspace",
