@@ -60,10 +60,11 @@ SWIFT ?= swift
 # The build directory of `make`, `make install` and `make deb` (--scratch-path): its own, so
 # that it never waits on a `swift test` running in .build, nor the other way round.
 SCRATCH ?= .build-make
-# What ships is the lean build (Package.swift, USEDSPACE_EMBEDDED): Embedded Swift, which
-# starts faster than df and keeps a bar's daemon and watch lighter than i3status
-# (docs/PERFORMANCE.md). EMBEDDED=0 builds the normal binaries instead (give them their own
-# SCRATCH). The tests run against these with USEDSPACE_BIN_DIR=$(SCRATCH)/release.
+# What ships is the lean build (Package.swift, USEDSPACE_EMBEDDED): Embedded Swift at -Osize,
+# its hot code packed by the toolchain's lld (link/), which starts faster than df and keeps a
+# bar's daemon and watch lighter than i3status (docs/PERFORMANCE.md). EMBEDDED=0 builds the
+# normal binaries instead (give them their own SCRATCH). The tests run against these with
+# USEDSPACE_BIN_DIR=$(SCRATCH)/release.
 EMBEDDED ?= 1
 # Install binaries from elsewhere (BUILDDIR=…) without building them here.
 BUILDDIR ?= $(SCRATCH)/release

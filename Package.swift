@@ -22,7 +22,17 @@ let daemonLinking: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"])]
 // comparisons and case mapping) and libm. The normal build stays for `swift test` and the
 // fuzzers (XCTest, swift-testing and libFuzzer need the full runtime).
 let embedded = Context.environment["USEDSPACE_EMBEDDED"] == "1"
-let lean: [SwiftSetting] = embedded ? [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])] : []
+// Each binary's resident memory is mostly its own code, mapped 64 KiB around each page
+// fault: so -Osize, and one section per function, which the release link drops when unused
+// (SwiftPM's --gc-sections) and the toolchain's lld orders by link/<product>.order, the
+// functions a run executes, first and together (link/update-order.sh; USEDSPACE_LINK_ORDER=0
+// links without), after what link/hot.ld puts before them.
+let lean: [SwiftSetting] = embedded ? [
+    .enableExperimentalFeature("Embedded"),
+    .unsafeFlags(["-wmo", "-Xfrontend", "-function-sections"]),
+    .unsafeFlags(["-Osize"], .when(configuration: .release)),
+] : []
+let leanC: [CSetting] = embedded ? [.unsafeFlags(["-ffunction-sections", "-fdata-sections"])] : []
 // The toolchain's embedded libraries, beside the swiftc found on PATH (SwiftPM gives the
 // manifest no other way to name the toolchain).
 let embeddedLibraries: String = {
@@ -34,7 +44,15 @@ let embeddedLibraries: String = {
     }
     return "/usr/lib/swift/embedded/x86_64-unknown-linux-gnu"
 }()
-let leanLinking: [LinkerSetting] = [.unsafeFlags(["-L", embeddedLibraries, "-lswiftUnicodeDataTables", "-lm"])]
+func leanLinking(_ product: String) -> [LinkerSetting] {
+    let link = Context.packageDirectory + "/link/"
+    let order = Context.environment["USEDSPACE_LINK_ORDER"] == "0" ? [] : [
+        "-Xlinker", "--symbol-ordering-file=" + link + product + ".order", "-Xlinker", "--no-warn-symbol-ordering",
+    ]
+    return [.unsafeFlags(
+        ["-L", embeddedLibraries, "-lswiftUnicodeDataTables", "-lm", "-use-ld=lld", "-Xlinker", "-T", "-Xlinker", link + "hot.ld"] + order
+    )]
+}
 
 let package = Package(
     name: "usedspace",
@@ -44,7 +62,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "UsedSpaceCore", swiftSettings: lean),
-        .target(name: "CLinux"),
+        .target(name: "CLinux", cSettings: leanC),
         .target(name: "UsedSpaceSystem", dependencies: ["UsedSpaceCore", "CLinux"], swiftSettings: lean),
         .systemLibrary(
             name: "CSystemd",
@@ -52,13 +70,13 @@ let package = Package(
             providers: [.apt(["libsystemd-dev"])]
         ),
         // sd-bus's interface tables, which are built with C macros.
-        .target(name: "CBusVtable", dependencies: ["CSystemd"]),
+        .target(name: "CBusVtable", dependencies: ["CSystemd"], cSettings: leanC),
         .target(name: "UsedSpaceClient", dependencies: ["UsedSpaceCore", "UsedSpaceSystem"], swiftSettings: lean),
         .executableTarget(
             name: "usedspace",
             dependencies: ["UsedSpaceClient", "UsedSpaceSystem"],
             swiftSettings: lean,
-            linkerSettings: embedded ? leanLinking + [.unsafeFlags(["-Xclang-linker", "-static"])] : clientLinking
+            linkerSettings: embedded ? leanLinking("usedspace") + [.unsafeFlags(["-Xclang-linker", "-static"])] : clientLinking
         ),
         .target(
             name: "UsedSpaceDaemon",
@@ -69,7 +87,7 @@ let package = Package(
             name: "usedspaced",
             dependencies: ["UsedSpaceDaemon", "UsedSpaceSystem"],
             swiftSettings: lean,
-            linkerSettings: embedded ? leanLinking : daemonLinking
+            linkerSettings: embedded ? leanLinking("usedspaced") : daemonLinking
         ),
         .testTarget(name: "UsedSpaceCoreTests", dependencies: ["UsedSpaceCore"], exclude: ["Golden"]),
         .testTarget(name: "UsedSpaceSystemTests", dependencies: ["UsedSpaceSystem", "UsedSpaceCore"]),
