@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CTestSupport.h"
 #include <errno.h>
+#include <spawn.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -22,4 +23,8 @@ int test_connect_unix_as(const char *path, uid_t uid, gid_t gid) {
     syscall(SYS_setresgid, -1, 0, -1);
     if (result != 0) { close(fd); return -saved; }
     return fd;
+}
+
+int test_spawn_close_from(void *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, from);
 }

@@ -9,4 +9,8 @@
 /// -errno.
 int test_connect_unix_as(const char *path, uid_t uid, gid_t gid);
 
+/// posix_spawn_file_actions_addclosefrom_np(actions, from) (glibc 2.34), which the Swift
+/// Glibc module does not show: the spawned child gets no descriptor from `from` on.
+int test_spawn_close_from(void *actions, int from);
+
 #endif

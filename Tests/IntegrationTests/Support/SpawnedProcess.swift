@@ -1,4 +1,5 @@
 import Foundation
+import CTestSupport
 
 /// A long-running helper (systemd --user, journald) started with posix_spawn rather than
 /// Foundation's Process: those programs close every inherited descriptor at start, which
@@ -33,6 +34,10 @@ final class SpawnedProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, logFile, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of the test process's: a descriptor without close-on-exec (Foundation's
+        // Pipe makes them so) would live on in this long-running child, such as the read end
+        // of another test's `watch` output, which then never sees its reader go.
+        test_spawn_close_from(&actions, 3)
         let words: [String] = [executable] + arguments
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
