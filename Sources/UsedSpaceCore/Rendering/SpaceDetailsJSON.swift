@@ -9,14 +9,7 @@ public enum SpaceDetailsJSON {
         json.add("sustained_seconds", Int(fill.sustainedSeconds))
         json.add("text", fill.description)
         if let writers {
-            json.addRaw("writers", "[" + writers.writers.map { writer in
-                var object = JSONObjectWriter()
-                object.add("pid", Int(writer.pid))
-                object.add("command", writer.command)
-                object.add("bytes_per_second", writer.bytesPerSecond)
-                object.add("file", writer.file)
-                return object.finish()
-            }.joined(separator: ",") + "]")
+            json.addRaw("writers", "[" + writers.writers.map { $0.jsonObject }.joined(separator: ",") + "]")
         }
         return json.finish()
     }

@@ -72,3 +72,16 @@ public enum WriterRanking {
         return ranked.sorted { ($0.bytesPerSecond, $1.pid) > ($1.bytesPerSecond, $0.pid) }
     }
 }
+
+extension FillWriter {
+    /// The writer as a JSON object, as `fast_fill.writers` and the writers helper's answer
+    /// both write it: pid, command, bytes_per_second, file.
+    public var jsonObject: String {
+        var object = JSONObjectWriter()
+        object.add("pid", Int(pid))
+        object.add("command", command)
+        object.add("bytes_per_second", bytesPerSecond)
+        object.add("file", file)
+        return object.finish()
+    }
+}

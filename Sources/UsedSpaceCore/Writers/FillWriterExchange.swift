@@ -43,14 +43,7 @@ public enum FillWriterExchange {
     // MARK: - The answer
 
     public static func answer(_ writers: [FillWriter]) -> String {
-        "{\"writers\":[" + writers.prefix(maximumWriters).map { writer in
-            var object = JSONObjectWriter()
-            object.add("pid", Int(writer.pid))
-            object.add("command", writer.command)
-            object.add("bytes_per_second", writer.bytesPerSecond)
-            object.add("file", writer.file)
-            return object.finish()
-        }.joined(separator: ",") + "]}\n"
+        "{\"writers\":[" + writers.prefix(maximumWriters).map { $0.jsonObject }.joined(separator: ",") + "]}\n"
     }
 
     public static func answer(failure reason: String) -> String {
