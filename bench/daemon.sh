@@ -25,6 +25,8 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/lib/peers.sh
+source "$repo/bench/lib/peers.sh"
 # shellcheck source=bench/lib/rounds.sh
 source "$repo/bench/lib/rounds.sh"
 bench_require hyperfine python3 i3status socat
@@ -89,17 +91,7 @@ fi
 [[ $parts == *" 2 "* ]] || exit 0
 echo "## 2. memory after $samples samples with one subscriber, against i3status with one disk block"
 mount -t tmpfs -o size=100m tmpfs "$work/tmpfs"
-cat >"$work/i3status.conf" <<EOC
-general {
-    output_format = "i3bar"
-    colors = false
-    interval = 1
-}
-order += "disk $work/tmpfs"
-disk "$work/tmpfs" {
-    format = "%percentage_used"
-}
-EOC
+i3status_config "$work/i3status.conf" "$work/tmpfs"
 start_group "$bin/usedspaced" --state-dir "$work/state" --path "$work/tmpfs" --interval 100ms 2>"$work/daemon2.log"
 daemon=${groups[-1]}
 start_group i3status -c "$work/i3status.conf" >/dev/null 2>"$work/i3status.log"

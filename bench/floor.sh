@@ -10,6 +10,8 @@
 # Run as root:  bench/floor.sh        Needs: cc, i3status, python3.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/lib/peers.sh
+source "$repo/bench/lib/peers.sh"
 duration=${DURATION:-120}
 [[ $(id -u) == 0 ]] || { echo "error: run as root (a tmpfs)" >&2; exit 1; }
 for tool in cc i3status python3; do command -v "$tool" >/dev/null || { echo "error: $tool is missing" >&2; exit 1; }; done
@@ -30,28 +32,9 @@ cc -O2 -pthread -o "$work/floor" "$repo/bench/floor.c"
 for _ in $(seq 50); do [[ -S $work/threads.sock && -S $work/single.sock ]] && break; sleep 0.1; done
 "$work/floor" watch "$work/threads.sock" >/dev/null & pids+=($!); threaded_watch=$!
 "$work/floor" watch "$work/single.sock" >/dev/null & pids+=($!); single_watch=$!
-cat >"$work/i3status.conf" <<EOC
-general {
-    output_format = "i3bar"
-    colors = false
-    interval = 1
-}
-order += "disk $work/fs"
-disk "$work/fs" {
-    format = "%percentage_used"
-}
-EOC
+i3status_config "$work/i3status.conf" "$work/fs"
 i3status -c "$work/i3status.conf" >/dev/null 2>&1 & pids+=($!); i3status=$!
-python3 - "$work/fs/writer" <<'EOP' &
-import os, sys, time
-path, chunk = sys.argv[1], b"\0" * (256 << 10)
-while True:
-    with open(path, "ab") as f:
-        f.write(chunk)
-    if os.path.getsize(path) >= 512 << 20:
-        os.truncate(path, 0)
-    time.sleep(1)
-EOP
+python3 "$repo/bench/lib/writer.py" "$work/fs/writer" &
 pids+=($!)
 sleep 2
 

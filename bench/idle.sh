@@ -39,6 +39,8 @@
 # the daemon followed during the run is printed, to judge the figures by.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/lib/peers.sh
+source "$repo/bench/lib/peers.sh"
 duration=${DURATION:-600}
 command -v i3status >/dev/null || { echo "error: i3status is missing: apt-get install i3status" >&2; exit 1; }
 # shellcheck source=bench/lib/binaries.sh
@@ -83,17 +85,7 @@ if (( ${IDLE_AUTO:-0} > 0 )); then
     daemon_paths+=(--path auto)
 fi
 echo "# watching $watched ($(stat -f -c %T "$watched"))"
-cat >"$work/i3status.conf" <<EOC
-general {
-    output_format = "i3bar"
-    colors = false
-    interval = 1
-}
-order += "disk $watched"
-disk "$watched" {
-    format = "%percentage_used"
-}
-EOC
+i3status_config "$work/i3status.conf" "$watched"
 private_mounts=()
 if (( ${IDLE_AUTO:-0} > 0 )) && [[ ${IDLE_PRIVATE_MOUNTS:-0} == 1 ]]; then
     private_mounts=(unshare --mount --propagation private)

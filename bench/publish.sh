@@ -29,6 +29,8 @@
 # strace systemd). USEDSPACE_BIN_DIR=DIR measures built binaries (usedspace, usedspaced).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/lib/peers.sh
+source "$repo/bench/lib/peers.sh"
 duration=${DURATION:-600}
 [[ $(id -u) == 0 ]] || { echo "error: run as root (a user manager, a tmpfs)" >&2; exit 1; }
 for tool in cc i3status python3 socat strace; do command -v "$tool" >/dev/null || { echo "error: $tool is missing" >&2; exit 1; }; done
@@ -76,17 +78,7 @@ gid=$(id -g "$US_USER")
 setpriv --reuid="$US_UID" --regid="$gid" --init-groups env "${US_ENV[@]}" \
     "$bin/usedspace" watch --format i3bar --path "$work/fs" </dev/null >/dev/null 2>"$work/watch.log" &
 watch=$!; pids+=($watch)
-cat >"$work/i3status.conf" <<EOC
-general {
-    output_format = "i3bar"
-    colors = false
-    interval = 1
-}
-order += "disk $work/fs"
-disk "$work/fs" {
-    format = "%percentage_used"
-}
-EOC
+i3status_config "$work/i3status.conf" "$work/fs"
 i3status -c "$work/i3status.conf" >/dev/null 2>"$work/i3status.log" &
 i3status=$!; pids+=($i3status)
 cc -O2 -pthread -o "$work/floor" "$repo/bench/floor.c"
@@ -121,16 +113,7 @@ window() {  # name -> "name seconds publishes d_cpu d_sw w_cpu w_sw i_cpu i_sw b
 }
 echo "# idle window: $duration s (load $(cut -d' ' -f1-3 /proc/loadavg))"
 idle=$(window idle)
-python3 - "$work/fs/writer" <<'EOP' &
-import os, sys, time
-path, chunk = sys.argv[1], b"\0" * (256 << 10)
-while True:
-    with open(path, "ab") as f:
-        f.write(chunk)
-    if os.path.getsize(path) >= 512 << 20:
-        os.truncate(path, 0)
-    time.sleep(1)
-EOP
+python3 "$repo/bench/lib/writer.py" "$work/fs/writer" &
 pids+=($!)
 sleep 2
 echo "# busy window: $duration s, 256 KiB a second (load $(cut -d' ' -f1-3 /proc/loadavg))"
