@@ -12,6 +12,8 @@ import UsedSpaceSystem
 /// cannot connect to (a vsock one) goes through sd_notify.
 final class ServiceNotifier {
     private var lastStatus: String?
+    /// $NOTIFY_SOCKET, read once: the service manager sets it at start.
+    private let address = ProcessEnvironment.value("NOTIFY_SOCKET")
     private var connection: Connection?
     private var connected = false
 
@@ -57,7 +59,6 @@ final class ServiceNotifier {
     }
 
     private func send(_ message: String) {
-        let address = ProcessEnvironment.value("NOTIFY_SOCKET")
         guard address != nil else { return }
         if !connected {
             connected = true
