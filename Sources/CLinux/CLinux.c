@@ -1,5 +1,6 @@
 #define _GNU_SOURCE 1
 #include "CLinux.h"
+#include "LibcCompat.h"
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,12 +15,25 @@ int clinux_open(const char *path, int flags, unsigned int mode) { return open(pa
 static int argument_count;
 static char **arguments;
 
+#ifndef USEDSPACE_MUSL
 // glibc calls the functions of .init_array with main's argc, argv and envp (static too).
 __attribute__((constructor)) static void keep_arguments(int count, char **values, char **environment) {
     (void)environment;
     argument_count = count;
     arguments = values;
 }
+#else
+// musl calls them with none. Before main, environ is still the envp of the initial stack,
+// which the x86-64 System V ABI lays out as argc, argv[0] … argv[argc - 1], NULL, envp: so
+// argc is the first n for which the slot n + 2 below environ holds n (the others hold
+// pointers).
+__attribute__((constructor)) static void keep_arguments(void) {
+    long count = 0;
+    while ((long)environ[-2 - count] != count) count++;
+    argument_count = (int)count;
+    arguments = environ - 1 - count;
+}
+#endif
 
 int clinux_argument_count(void) { return argument_count; }
 
@@ -117,6 +131,18 @@ int clinux_spawn_detached_shell(const char *command, char *const environment[]) 
 
 int clinux_set_timer_slack(unsigned long nanoseconds) { return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0); }
 
+
+int clinux_start_detached_thread(void *(*run)(void *), void *context, size_t stack_size) {
+    pthread_attr_t attributes;
+    int result = pthread_attr_init(&attributes);
+    if (result != 0) return result;
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attributes, stack_size);
+    pthread_t thread;
+    result = pthread_create(&thread, &attributes, run, context);
+    pthread_attr_destroy(&attributes);
+    return result;
+}
 
 int clinux_pipe_cloexec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }
 

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CLinux.h"
+#include "LibcCompat.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

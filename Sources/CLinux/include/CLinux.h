@@ -93,6 +93,18 @@ int clinux_timerfd_set(int fd, unsigned long long nanoseconds);
 /// realpath when /proc cannot say. 0, or -1 with errno set.
 int clinux_resolve_path(const char *path, char *resolved);
 
+/// Socket types and flags, and the resource limit, as plain ints: glibc declares them as
+/// enums (imported with a rawValue), musl as macros.
+static const int clinux_sock_stream = SOCK_STREAM;
+static const int clinux_sock_dgram = SOCK_DGRAM;
+static const int clinux_sock_cloexec = SOCK_CLOEXEC;
+static const int clinux_sock_nonblock = SOCK_NONBLOCK;
+static const int clinux_rlimit_nofile = RLIMIT_NOFILE;
+
+/// Starts a detached thread running `run(context)` on a stack of `stack_size` bytes;
+/// 0, or pthread_create's error number. (pthread_t is an integer in glibc, a pointer in musl.)
+int clinux_start_detached_thread(void *(*run)(void *), void *context, size_t stack_size);
+
 /// pipe2(2) with O_CLOEXEC.
 int clinux_pipe_cloexec(int ends[2]);
 

@@ -30,11 +30,11 @@ public enum ProcessControl {
     @discardableResult
     public static func raiseOpenFileLimit(to wanted: UInt64) -> UInt64 {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        guard getrlimit(clinux_rlimit_nofile, &limit) == 0 else { return 0 }
         let target = min(rlim_t(wanted), limit.rlim_max)
         if limit.rlim_cur < target {
             limit.rlim_cur = target
-            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            setrlimit(clinux_rlimit_nofile, &limit)
         }
         return UInt64(limit.rlim_cur)
     }

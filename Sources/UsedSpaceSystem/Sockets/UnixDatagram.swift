@@ -63,7 +63,7 @@ public enum UnixDatagram {
     }
 
     private static func newSocket() throws(UnixSocket.Failure) -> FileDescriptor {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let descriptor = socket(AF_UNIX, clinux_sock_dgram | clinux_sock_cloexec | clinux_sock_nonblock, 0)
         guard descriptor >= 0 else { throw .system(.current("socket")) }
         return FileDescriptor(owning: descriptor)
     }

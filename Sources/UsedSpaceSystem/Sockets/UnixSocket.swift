@@ -35,7 +35,7 @@ public enum UnixSocket {
     }
 
     static func newSocket() throws(Failure) -> FileDescriptor {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let descriptor = socket(AF_UNIX, clinux_sock_stream | clinux_sock_cloexec | clinux_sock_nonblock, 0)
         guard descriptor >= 0 else { throw .system(.current("socket")) }
         return FileDescriptor(owning: descriptor)
     }
@@ -76,7 +76,7 @@ public enum UnixSocket {
     /// Accepts one pending connection as a non-blocking descriptor, or nil when none waits.
     public static func accept(_ listener: borrowing FileDescriptor) throws(SystemError) -> FileDescriptor? {
         while true {
-            let descriptor = clinux_accept4(listener.rawValue, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+            let descriptor = clinux_accept4(listener.rawValue, clinux_sock_cloexec | clinux_sock_nonblock)
             if descriptor >= 0 { return FileDescriptor(owning: descriptor) }
             switch clinux_errno() {
             case EINTR: continue
@@ -101,7 +101,7 @@ public enum UnixSocket {
             var length = socklen_t(MemoryLayout<Int32>.size)
             return getsockopt(descriptor.rawValue, SOL_SOCKET, name, &value, &length) == 0 ? value : nil
         }
-        return option(SO_TYPE) == Int32(SOCK_STREAM.rawValue) && (option(SO_ACCEPTCONN) ?? 0) != 0 && option(SO_DOMAIN) == AF_UNIX
+        return option(SO_TYPE) == clinux_sock_stream && (option(SO_ACCEPTCONN) ?? 0) != 0 && option(SO_DOMAIN) == AF_UNIX
     }
 
     /// A connected pair (socketpair(2)), non-blocking: for tests of the code that serves one.
@@ -113,7 +113,7 @@ public enum UnixSocket {
     public static func pair() throws(SystemError) -> Pair {
         var ends: [Int32] = [-1, -1]
         _ = try SystemCall.retrying("socketpair") {
-            socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &ends)
+            socketpair(AF_UNIX, clinux_sock_stream | clinux_sock_cloexec | clinux_sock_nonblock, 0, &ends)
         }
         return Pair(first: FileDescriptor(owning: ends[0]), second: FileDescriptor(owning: ends[1]))
     }

@@ -11,17 +11,11 @@ public enum WorkerThread {
     }
 
     public static func start(stackSize: Int = 256 << 10, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        pthread_attr_setstacksize(&attributes, stackSize)
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, &attributes, { context in
+        let result = clinux_start_detached_thread({ context in
             Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
             return nil
-        }, context)
+        }, context, stackSize)
         if result != 0 {
             Unmanaged<Body>.fromOpaque(context).release()
             throw SystemError(call: "pthread_create", errno: result)
