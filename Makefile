@@ -64,11 +64,19 @@ SCRATCH ?= .build-make
 # its hot code packed by the toolchain's lld (link/), which starts faster than df and keeps a
 # bar's daemon and watch lighter than i3status (docs/PERFORMANCE.md). EMBEDDED=0 builds the
 # normal binaries instead (give them their own SCRATCH). The tests run against these with
-# USEDSPACE_BIN_DIR=$(SCRATCH)/release.
+# USEDSPACE_BIN_DIR=$(SCRATCH)/bin (`make -s bin-dir`), where both land.
 EMBEDDED ?= 1
+# The client links statically against musl (CLIENT_LIBC=musl; Debian's musl-dev): static
+# glibc's own start-up costs more than all the rest of a `usedspace status`
+# (docs/PERFORMANCE.md). CLIENT_LIBC=glibc links it against glibc, for systems without musl.
+# It builds in its own scratch directory, then joins the daemon in $(SCRATCH)/bin.
+CLIENT_LIBC ?= $(if $(filter 1,$(EMBEDDED)),musl,glibc)
+MUSL_INCLUDE ?= /usr/include/x86_64-linux-musl
+MUSL_LIB ?= /usr/lib/x86_64-linux-musl
+CLIENT_SCRATCH = $(SCRATCH)/client-$(CLIENT_LIBC)
 # Install binaries from elsewhere (BUILDDIR=…) without building them here.
-BUILDDIR ?= $(SCRATCH)/release
-BUILD_FIRST = $(if $(filter $(SCRATCH)/release,$(BUILDDIR)),build)
+BUILDDIR ?= $(SCRATCH)/bin
+BUILD_FIRST = $(if $(filter $(SCRATCH)/bin,$(BUILDDIR)),build)
 # Installed binaries carry no debug information; STRIP=: keeps it.
 STRIP ?= strip
 STRIPFLAGS ?= --remove-section=.comment --remove-section=.note
@@ -93,13 +101,25 @@ KNOWN_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 	$(BASHCOMPDIR)/usedspace $(ZSHCOMPDIR)/_usedspace $(FISHCOMPDIR)/usedspace.fish \
 	$(DESKTOP_FILES)
 
-.PHONY: all build check install uninstall deb deb-path bin-dir clean
+.PHONY: all build client check install uninstall deb deb-path bin-dir clean
 
 all: build
 
-build:
-	USEDSPACE_EMBEDDED=$(EMBEDDED) $(SWIFT) build -c release --scratch-path $(SCRATCH) --product usedspace
+build: client
 	USEDSPACE_EMBEDDED=$(EMBEDDED) $(SWIFT) build -c release --scratch-path $(SCRATCH) --product usedspaced
+	install -m 755 $(SCRATCH)/release/usedspaced $(SCRATCH)/bin/usedspaced
+
+# The client alone, as shipped, into $(SCRATCH)/bin (the bench scripts build it so).
+client:
+	@case '$(CLIENT_LIBC)' in musl|glibc) ;; *) echo "make: CLIENT_LIBC is '$(CLIENT_LIBC)'; it is musl or glibc" >&2; exit 1;; esac
+	@test '$(CLIENT_LIBC)' = glibc || test -f '$(MUSL_LIB)/libc.a' -a -f '$(MUSL_INCLUDE)/stdio.h' || { \
+		echo "make: the client links against musl, and there is no $(MUSL_LIB)/libc.a or $(MUSL_INCLUDE)/stdio.h." >&2; \
+		echo "  apt-get install musl-dev; or MUSL_LIB=… MUSL_INCLUDE=… where your musl is;" >&2; \
+		echo "  or CLIENT_LIBC=glibc (it starts slower: docs/PERFORMANCE.md)" >&2; exit 1; }
+	USEDSPACE_EMBEDDED=$(EMBEDDED) USEDSPACE_LIBC=$(CLIENT_LIBC) USEDSPACE_MUSL_INCLUDE='$(MUSL_INCLUDE)' USEDSPACE_MUSL_LIB='$(MUSL_LIB)' \
+		$(SWIFT) build -c release --scratch-path $(CLIENT_SCRATCH) --product usedspace
+	install -d $(SCRATCH)/bin
+	install -m 755 $(CLIENT_SCRATCH)/release/usedspace $(SCRATCH)/bin/usedspace
 
 check:
 	$(SWIFT) test
@@ -150,11 +170,11 @@ DEB_BUILD = $(SCRATCH)/deb
 DEB_ROOT = $(DEB_BUILD)/debian/usedspace
 DEB_DOC = $(DEB_ROOT)/usr/share/doc/usedspace
 # Built-Using names the Debian source packages whose code is linked in statically, as policy
-# asks for their licenses' sake: glibc's libc.a and libm.a into the static client, and
-# gcc-12's libgcc.a into both binaries (128-bit division; libgcc_eh.a too in the client),
-# from the gcc installation the Swift toolchain's clang selects on Debian 12. The Swift
-# standard library is not a Debian package: see the copyright.
-BUILT_USING_PACKAGES ?= libc6-dev libgcc-12-dev
+# asks for their licenses' sake: musl's libc.a into the static client, and gcc-12's libgcc.a
+# into the daemon (128-bit division), from the gcc installation the Swift toolchain's clang
+# selects on Debian 12. The Swift standard library and the toolchain's compiler-rt are not
+# Debian packages: see the copyright.
+BUILT_USING_PACKAGES ?= musl-dev libgcc-12-dev
 
 deb: $(BUILD_FIRST)
 	@test -n "$(VERSION)" || { echo "make deb: no 'public static let current = \"…\"' in $(VERSION_FILE)" >&2; exit 1; }

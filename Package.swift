@@ -27,12 +27,12 @@ let embedded = Context.environment["USEDSPACE_EMBEDDED"] == "1"
 // (SwiftPM's --gc-sections) and the toolchain's lld orders by link/<product>.order, the
 // functions a run executes, first and together (link/update-order.sh; USEDSPACE_LINK_ORDER=0
 // links without), after what link/hot.ld puts before them.
-let lean: [SwiftSetting] = embedded ? [
+let leanSwift: [SwiftSetting] = embedded ? [
     .enableExperimentalFeature("Embedded"),
     .unsafeFlags(["-wmo", "-Xfrontend", "-function-sections"]),
     .unsafeFlags(["-Osize"], .when(configuration: .release)),
 ] : []
-let leanC: [CSetting] = embedded ? [.unsafeFlags(["-ffunction-sections", "-fdata-sections"])] : []
+let leanCFlags: [CSetting] = embedded ? [.unsafeFlags(["-ffunction-sections", "-fdata-sections"])] : []
 // The toolchain's embedded libraries, beside the swiftc found on PATH (SwiftPM gives the
 // manifest no other way to name the toolchain).
 let embeddedLibraries: String = {
@@ -44,13 +44,43 @@ let embeddedLibraries: String = {
     }
     return "/usr/lib/swift/embedded/x86_64-unknown-linux-gnu"
 }()
+// USEDSPACE_LIBC=musl, with USEDSPACE_EMBEDDED=1: the lean client linked statically against
+// musl instead of glibc, as `make` builds it. A static glibc program spends most of a
+// `usedspace status` in glibc's own start (probing the CPU and its caches with cpuid, which
+// traps to the hypervisor on a VM); musl's start is a few system calls (docs/PERFORMANCE.md).
+// The daemon stays on glibc, for libsystemd. musl's headers come first, then the kernel's
+// (linux/, asm/) from /usr/include; USEDSPACE_MUSL_INCLUDE and USEDSPACE_MUSL_LIB say where
+// musl is (Debian's musl-dev by default). The toolchain's compiler-rt gives what glibc's
+// libgcc gave (128-bit division), and CLinux its own malloc (Allocator.c: musl's is slow here).
+let musl = embedded && Context.environment["USEDSPACE_LIBC"] == "musl"
+let muslInclude = Context.environment["USEDSPACE_MUSL_INCLUDE"] ?? "/usr/include/x86_64-linux-musl"
+let muslLib = Context.environment["USEDSPACE_MUSL_LIB"] ?? "/usr/lib/x86_64-linux-musl"
+let muslHeaders = ["-nostdlibinc", "-isystem", muslInclude, "-idirafter", "/usr/include",
+                   "-idirafter", "/usr/include/x86_64-linux-gnu", "-DUSEDSPACE_MUSL", "-DUSEDSPACE_ALLOCATOR"]
+let libcSwift: [SwiftSetting] = musl ? [.unsafeFlags(muslHeaders.flatMap { ["-Xcc", $0] })] : []
+let libcC: [CSetting] = musl ? [.unsafeFlags(muslHeaders)] : []
+let compilerBuiltins: String = {
+    let clang = URL(fileURLWithPath: embeddedLibraries).appendingPathComponent("../../../clang").standardized
+    let version = (try? FileManager.default.contentsOfDirectory(atPath: clang.path))?.sorted().last ?? "unknown"
+    return clang.appendingPathComponent(version + "/lib/linux/libclang_rt.builtins-x86_64.a").path
+}()
+let clientLibc: [LinkerSetting] = musl ? [.unsafeFlags(
+    ["-Xclang-linker", "-static", "-Xclang-linker", "-nostdlib"] +
+    [muslLib + "/crt1.o", muslLib + "/crti.o", muslLib + "/libc.a", compilerBuiltins, muslLib + "/crtn.o"]
+        .flatMap { ["-Xlinker", $0] }
+)] : [.unsafeFlags(["-lm", "-Xclang-linker", "-static"])]
+
+// A lean build's settings for every target: the lean code, against the client's libc.
+let lean = leanSwift + libcSwift
+let leanC = leanCFlags + libcC
+
 func leanLinking(_ product: String) -> [LinkerSetting] {
     let link = Context.packageDirectory + "/link/"
     let order = Context.environment["USEDSPACE_LINK_ORDER"] == "0" ? [] : [
         "-Xlinker", "--symbol-ordering-file=" + link + product + ".order", "-Xlinker", "--no-warn-symbol-ordering",
     ]
     return [.unsafeFlags(
-        ["-L", embeddedLibraries, "-lswiftUnicodeDataTables", "-lm", "-use-ld=lld", "-Xlinker", "-T", "-Xlinker", link + "hot.ld"] + order
+        ["-L", embeddedLibraries, "-lswiftUnicodeDataTables", "-use-ld=lld", "-Xlinker", "-T", "-Xlinker", link + "hot.ld"] + order
     )]
 }
 
@@ -76,7 +106,7 @@ let package = Package(
             name: "usedspace",
             dependencies: ["UsedSpaceClient", "UsedSpaceSystem"],
             swiftSettings: lean,
-            linkerSettings: embedded ? leanLinking("usedspace") + [.unsafeFlags(["-Xclang-linker", "-static"])] : clientLinking
+            linkerSettings: embedded ? leanLinking("usedspace") + clientLibc : clientLinking
         ),
         .target(
             name: "UsedSpaceDaemon",
@@ -87,7 +117,7 @@ let package = Package(
             name: "usedspaced",
             dependencies: ["UsedSpaceDaemon", "UsedSpaceSystem"],
             swiftSettings: lean,
-            linkerSettings: embedded ? leanLinking("usedspaced") : daemonLinking
+            linkerSettings: embedded ? leanLinking("usedspaced") + [.unsafeFlags(["-lm"])] : daemonLinking
         ),
         .testTarget(name: "UsedSpaceCoreTests", dependencies: ["UsedSpaceCore"], exclude: ["Golden"]),
         .testTarget(name: "UsedSpaceSystemTests", dependencies: ["UsedSpaceSystem", "UsedSpaceCore"]),

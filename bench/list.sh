@@ -5,8 +5,8 @@
 # `usedspace list --format json`, as ratios against `df -h` (every filesystem df shows) and
 # beside `duf` (its default table), all in the same hyperfine rounds. With
 # BENCH_BASELINE_BIN=path/to/an/older/usedspace, that client's `status` runs beside them (the
-# cost of one filesystem). It builds the release client as shipped (Embedded Swift, static:
-# USEDSPACE_EMBEDDED=1) into .build-bench-lean, then runs BENCH_ROUNDS rounds of
+# cost of one filesystem). It builds the release client as shipped (`make client`: Embedded
+# Swift, static, musl) into .build-bench-lean, then runs BENCH_ROUNDS rounds of
 # `hyperfine -N` (bench/lib/rounds.sh: alternating order, one ratio per command per round)
 # and prints every round's ratios, then the median, min and max ratio and the absolute
 # means. Targets (docs/PERFORMANCE.md): `usedspace list` at most 0.8x `df -h`, and ahead of
@@ -22,7 +22,7 @@
 # df -h stats every mount and waits forever on one that hangs (a dead NFS or FUSE server):
 # on such a machine, run it as root in a namespace of its own without that mount:
 #        unshare -m --propagation private sh -c 'umount -l /the/hung/mount; bench/list.sh'
-# Needs: swift, python3, hyperfine and duf (apt-get install hyperfine duf).
+# Needs: swift, make, musl-dev, python3, hyperfine and duf (apt-get install hyperfine duf).
 # Writes: the hyperfine JSON of every round, mounts.txt and summary.md into BENCH_OUT
 # (default: a new directory under /tmp, printed at the end).
 set -euo pipefail
@@ -35,14 +35,7 @@ bench_require hyperfine python3 duf
 if [[ -n ${USEDSPACE_BIN:-} ]]; then
     client=$USEDSPACE_BIN
 else
-    bench_require swift
-    echo "# building the release client as shipped into $repo/.build-bench-lean"
-    (cd "$repo" && USEDSPACE_EMBEDDED=1 \
-        swift build -c release --product usedspace --scratch-path .build-bench-lean >/dev/null) || {
-        echo "error: the release build failed; run: USEDSPACE_EMBEDDED=1 swift build -c release --product usedspace --scratch-path .build-bench-lean" >&2
-        exit 1
-    }
-    client=$repo/.build-bench-lean/release/usedspace
+    bench_build_client "$repo"
 fi
 [[ -x $client ]] || { echo "error: no client at $client" >&2; exit 1; }
 

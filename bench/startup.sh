@@ -5,12 +5,13 @@
 # `status --format json` and `status` with a template (`--template '{free:iec} free of
 # {total:iec}'`: parsed, and sizes as df -h writes them), as ratios against `df -h $HOME`
 # measured in the same hyperfine run. With BENCH_BASELINE_BIN=path/to/an/older/usedspace,
-# that client's `status` runs in the same rounds too, for "no regression" claims. It builds the release client as shipped (Embedded Swift, static: USEDSPACE_EMBEDDED=1) into
+# that client's `status` runs in the same rounds too, for "no regression" claims. It builds
+# the release client as shipped (`make client`: Embedded Swift, static, musl) into
 # .build-bench-lean, then runs BENCH_ROUNDS rounds; each round is one `hyperfine -N` run of
 # all four commands (20 warm-up + 200 timed runs each), in alternating order, and gives one
 # ratio mean(usedspace)/mean(df) per command. It prints every round's ratios, then the median,
 # min and max ratio and the absolute means. The target (docs/PERFORMANCE.md) is a median
-# ratio of at most 1.5 for `usedspace status`.
+# ratio of at most 0.6 for `usedspace status`.
 #
 # The client is pointed at an empty temporary XDG_RUNTIME_DIR and a USEDSPACE_SOCKET there that
 # nothing listens on, so it never reaches a daemon and samples in-process.
@@ -20,9 +21,9 @@
 #        BENCH_ROUNDS=30 bench/startup.sh      (more rounds on a noisy machine)
 #        USEDSPACE_BIN=path/to/usedspace bench/startup.sh   (measure that binary, no build)
 #        BENCH_BASELINE_BIN=path/to/old/usedspace bench/startup.sh   (and that one's status beside it)
-#        BENCH_CLIENT_SOURCE=dir bench/startup.sh  (build the client from that copy of the
-#                                                   package, e.g. a `git archive` of a commit)
-# Needs: swift (6.1 or later), python3, hyperfine (apt-get install hyperfine).
+#        BENCH_CLIENT_SOURCE=dir bench/startup.sh  (build the client from that copy of the package,
+#                                                   one with `make client`, e.g. a `git archive`)
+# Needs: swift (6.1 or later), make, musl-dev, python3, hyperfine (apt-get install hyperfine).
 # Writes: the hyperfine JSON of every round and summary.md into BENCH_OUT (default: a new
 # directory under /tmp, printed at the end).
 set -euo pipefail
@@ -35,15 +36,7 @@ bench_require hyperfine python3
 if [[ -n ${USEDSPACE_BIN:-} ]]; then
     client=$USEDSPACE_BIN
 else
-    bench_require swift
-    source_dir=${BENCH_CLIENT_SOURCE:-$repo}
-    echo "# building the release client as shipped into $source_dir/.build-bench-lean"
-    (cd "$source_dir" && USEDSPACE_EMBEDDED=1 \
-        swift build -c release --product usedspace --scratch-path .build-bench-lean >/dev/null) || {
-        echo "error: the release build failed; run: USEDSPACE_EMBEDDED=1 swift build -c release --product usedspace --scratch-path .build-bench-lean" >&2
-        exit 1
-    }
-    client=$source_dir/.build-bench-lean/release/usedspace
+    bench_build_client "${BENCH_CLIENT_SOURCE:-$repo}"
 fi
 [[ -x $client ]] || { echo "error: no client at $client" >&2; exit 1; }
 

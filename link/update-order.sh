@@ -23,7 +23,7 @@ for tool in swift valgrind socat python3 objcopy; do
 done
 scratch=$repo/.build-order
 echo "# building the lean binaries without a list into $scratch"
-(cd "$repo" && USEDSPACE_EMBEDDED=1 USEDSPACE_LINK_ORDER=0 swift build -c release --scratch-path "$scratch" >/dev/null)
+USEDSPACE_LINK_ORDER=0 make -C "$repo" --no-print-directory build SCRATCH="$scratch" >/dev/null
 
 work=$(mktemp -d /tmp/usedspace-order.XXXXXX)
 pids=()
@@ -37,7 +37,7 @@ cleanup() {
 trap cleanup EXIT
 # valgrind 3.19 cannot read DWARF 5: the binaries run without debug information (the names
 # come from the symbol table).
-for program in usedspace usedspaced; do objcopy --strip-debug "$scratch/release/$program" "$work/$program"; done
+for program in usedspace usedspaced; do objcopy --strip-debug "$scratch/bin/$program" "$work/$program"; done
 mkdir -p "$work/runtime" "$work/state" "$work/watched" "$work/cg"
 [[ $(id -u) == 0 ]] && mount -t tmpfs -o size=64m tmpfs "$work/watched"
 export XDG_RUNTIME_DIR=$work/runtime
@@ -87,7 +87,7 @@ client=$work/usedspace
 template='{free:iec} free of {total:iec}'
 
 echo "# the client against a daemon"
-"$scratch/release/usedspaced" --state-dir "$work/state" --path "$work/watched" --interval 100ms 2>/dev/null &
+"$scratch/bin/usedspaced" --state-dir "$work/state" --path "$work/watched" --interval 100ms 2>/dev/null &
 pids+=($!)
 wait_for_daemon
 watch_for 20 i3bar
@@ -121,14 +121,14 @@ for request in "subscribe format=json" subscribe; do
     setsid bash -c '(echo "$1"; exec sleep 1000) | socat -t 1000 - "UNIX-CONNECT:$2" >/dev/null' _ "$request" "$socket" &
     pids+=($!)
 done
-"$scratch/release/usedspace" watch --format i3bar --path "$work/watched" >/dev/null 2>&1 &
+"$scratch/bin/usedspace" watch --format i3bar --path "$work/watched" >/dev/null 2>&1 &
 pids+=($!)
 for request in hello version ping help status 'status format=json' 'status details' \
     "status path=$work/watched" 'status path=relative' 'status format=xml' 'subscribe format=nope' bogus ''; do
     echo "$request" | socat -t 5 - "UNIX-CONNECT:$socket" >/dev/null 2>&1 || true
 done
 fill 60 &
-python3 "$repo/bench/lib/churn.py" clients "$socket" "$scratch/release" "$work/watched" 3 >/dev/null 2>&1 || true
+python3 "$repo/bench/lib/churn.py" clients "$socket" "$scratch/bin" "$work/watched" 3 >/dev/null 2>&1 || true
 wait $! || true
 kill -HUP "$daemon"; sleep 2
 fill 5
@@ -144,9 +144,10 @@ cg = os.path.join(work, "cg")
 # unnamed functions), and every variant of a libc string function glibc picks by CPU (an
 # IFUNC: valgrind's CPU is not the machine's).
 variant = re.compile(r"^(__\w+?)_(sse2|ssse3|sse4_1|sse4_2|avx|avx2|avx512|evex)")
-# First, what every run of the static client runs natively but not as valgrind shows it: its
-# set-up of the vDSO (valgrind has none), memset, memmove and strcmp (valgrind's own); found
-# with `perf record -e page-faults -d`.
+# First, what every run of a static glibc client (CLIENT_LIBC=glibc) runs natively but not as
+# valgrind shows it: its set-up of the vDSO (valgrind has none), memset, memmove and strcmp
+# (valgrind's own); found with `perf record -e page-faults -d`. musl's are plain functions,
+# which callgrind sees.
 native = {
     "usedspace": ["_dl_non_dynamic_init", "_dl_new_object", "_dl_add_to_namespace_list", "_dl_setup_hash",
                   "_dl_lookup_symbol_x", "do_lookup_x", "check_match", "_dl_name_match_p", "__strcmp_avx2",

@@ -3,8 +3,8 @@
 #
 #   bench_binaries REPO     sets BENCH_BIN to a directory holding both
 #
-# USEDSPACE_BIN_DIR names already built binaries; otherwise they are built as shipped (the
-# release build of `make`: USEDSPACE_EMBEDDED=1, Package.swift) into REPO/.build-bench-lean.
+# USEDSPACE_BIN_DIR names already built binaries; otherwise they are built as shipped
+# (`make build`: Embedded Swift, the client against musl) into REPO/.build-bench-lean.
 
 bench_binaries() {
     local repo=$1
@@ -13,6 +13,6 @@ bench_binaries() {
         return
     fi
     echo "# building release binaries as shipped into $repo/.build-bench-lean"
-    (cd "$repo" && USEDSPACE_EMBEDDED=1 swift build -c release --scratch-path .build-bench-lean >/dev/null)
-    BENCH_BIN=$repo/.build-bench-lean/release
+    make -C "$repo" --no-print-directory build SCRATCH=.build-bench-lean >/dev/null
+    BENCH_BIN=$repo/.build-bench-lean/bin
 }

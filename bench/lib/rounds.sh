@@ -94,3 +94,16 @@ bench_rounds() {
     python3 "$BENCH_LIB_DIR/summarize.py" --reference "${names[0]}" "${names[@]/#/--order=}" "${files[@]}" \
         | tee "$out/summary.md"
 }
+
+# bench_build_client SOURCE_DIR: builds the client as shipped (`make client`: Embedded Swift,
+# static, against musl) into SOURCE_DIR/.build-bench-lean and sets `client` to its path.
+bench_build_client() {
+    local source_dir=$1
+    bench_require swift make
+    echo "# building the release client as shipped into $source_dir/.build-bench-lean"
+    make -C "$source_dir" --no-print-directory client SCRATCH=.build-bench-lean >/dev/null || {
+        echo "error: the release build failed; run: make -C $source_dir client SCRATCH=.build-bench-lean" >&2
+        exit 1
+    }
+    client=$source_dir/.build-bench-lean/bin/usedspace
+}
