@@ -35,6 +35,22 @@ import Testing
         #expect(!tests.hasPrefix(used + "/"), "make builds in \(used), where the tests' products are (\(tests))")
     }
 
+    /// Without musl, or with a C library it cannot link against, `make` says what to do and
+    /// builds nothing.
+    @Test(Prerequisite.enabled(Prerequisite.hasCommand("make"), "needs make"))
+    func makeSaysWhatTheClientNeedsBeforeBuildingIt() throws {
+        let scratch = try ScratchDirectory("make-client")
+        let missing = try Self.make(["client", "MUSL_LIB=\(scratch.path)/no-musl", "SCRATCH=\(scratch.path)"])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("the client links against musl, and there is no \(scratch.path)/no-musl/libc.a"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("apt-get install musl-dev"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("CLIENT_LIBC=glibc"), "\(missing.stderr)")
+        let unknown = try Self.make(["client", "CLIENT_LIBC=uclibc", "SCRATCH=\(scratch.path)"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("make: CLIENT_LIBC is 'uclibc'; it is musl or glibc"), "\(unknown.stderr)")
+        #expect(try Self.leftovers(scratch.path).isEmpty)
+    }
+
     /// A user install, the socket enabled and the daemon answering; then `make uninstall` with
     /// the same PREFIX stops and disables them, removes every file and says so.
     @Test(Prerequisite.enabled(SystemdUserManager.available && DesktopBuild.available && ["make", "strip", "readelf"].allSatisfy(Prerequisite.hasCommand),

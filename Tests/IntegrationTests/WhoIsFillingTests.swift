@@ -19,7 +19,7 @@ struct WhoIsFillingTests {
         FileManager.default.createFile(atPath: trace, contents: nil)
         try daemon.manager.giveToUser(trace)
         let command = daemon.clientCommand(arguments, environment: [:])
-        _ = try CommandRunner.run("/usr/bin/strace", ["-f", "-e", "trace=openat", "-o", trace, command.executable] + command.arguments,
+        _ = try CommandRunner.run("/usr/bin/strace", ["-f", "-e", "trace=open,openat,openat2", "-o", trace, command.executable] + command.arguments,
                                   environment: command.environment, timeout: 30)
         let text = try String(contentsOfFile: trace, encoding: .utf8)
         return text.split(separator: "\n").filter { $0.contains("/proc/") && $0.contains("/io\"") }.count

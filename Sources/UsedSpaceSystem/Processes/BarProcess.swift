@@ -18,9 +18,14 @@ public enum BarProcess {
         }.flatMap { $0 > 1 ? $0 : nil }
     }
 
+    /// SIGRTMIN as i3blocks counts it: glibc's, the kernel's 32 and the two glibc keeps for
+    /// itself. i3blocks is built against the system's glibc where usedspace runs (beside
+    /// systemd); this client's own libc may count differently (musl keeps three: 35).
+    static let barRealTimeSignalBase: Int32 = 34
+
     /// SIGRTMIN + `offset` to `pid`: i3blocks' `signal=offset`.
     public static func signal(_ pid: Int32, realTimeOffset offset: Int32) -> Bool {
-        kill(pid, __libc_current_sigrtmin() + offset) == 0
+        kill(pid, barRealTimeSignalBase + offset) == 0
     }
 
     /// A descriptor that polls readable once `pid` has exited.
