@@ -177,16 +177,19 @@ import Testing
         #expect(lines.dropFirst().allSatisfy { $0.contains("…") }, "\(lines)")
     }
 
-    /// A real terminal (a pty of 60 columns): colours by level, none with NO_COLOR.
+    /// A real terminal (a pty of 60 columns): colours by level, none with NO_COLOR. A
+    /// terminal that says no size (a new pty, a serial console) is still a terminal.
     @Test(Prerequisite.root) func colouredOnATerminalUnlessNoColor() throws {
         let machine = try Machine()
         try CommandRunner.shell("(head -c 14000000 /dev/zero > \(quoted(machine.ext4 + "/fill")) || true) && sync")
+        // The child sizes its terminal before it runs usedspace (argv[1]: columns, 0 for none).
         let script = """
             import fcntl, os, pty, struct, sys, termios
             pid, fd = pty.fork()
             if pid == 0:
-                os.execve(sys.argv[1], sys.argv[1:], {k: v for k, v in os.environ.items() if k != "COLUMNS"})
-            fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 60, 0, 0))
+                if int(sys.argv[1]) > 0:
+                    fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", 24, int(sys.argv[1]), 0, 0))
+                os.execve(sys.argv[2], sys.argv[2:], {k: v for k, v in os.environ.items() if k != "COLUMNS"})
             out = b""
             while True:
                 try:
@@ -199,12 +202,13 @@ import Testing
             os.waitpid(pid, 0)
             sys.stdout.buffer.write(out)
             """
-        func run(_ environment: [String: String]) throws -> String {
+        func run(_ environment: [String: String], columns: Int = 60) throws -> String {
             // The terminal ends lines with CR LF (one Character in Swift).
-            try CommandRunner.run("/usr/bin/python3", ["-c", script, CommandRunner.usedspace, "list", "--mount", machine.ext4],
+            try CommandRunner.run("/usr/bin/python3", ["-c", script, String(columns), CommandRunner.usedspace, "list", "--mount", machine.ext4],
                                   environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }).stdout
                 .replacingOccurrences(of: "\r\n", with: "\n")
         }
+        #expect(try run([:], columns: 0).contains("\u{1B}[31m"), "a terminal without a size is coloured too")
         let coloured = try run([:])
         #expect(coloured.contains("\u{1B}[31m"), "the full filesystem is red: \(coloured.debugDescription)")
         let plain = try run(["NO_COLOR": "1"])

@@ -97,13 +97,13 @@ enum ListCommand {
     /// pager can be given one.
     static var width: Int? {
         if let text = ProcessEnvironment.value("COLUMNS"), let columns = Int(text), columns > 0 { return columns }
-        return TerminalWidth.columns()
+        return Terminal.columns()
     }
 
     /// Colours on a terminal only, and never with NO_COLOR set to anything (no-color.org).
     static var colors: Bool {
         if let value = ProcessEnvironment.value("NO_COLOR"), !value.isEmpty { return false }
-        return TerminalWidth.columns() != nil
+        return Terminal.isTerminal()
     }
 }
 

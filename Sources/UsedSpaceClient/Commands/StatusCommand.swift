@@ -86,7 +86,7 @@ enum StatusCommand {
                 BarOutput.json($0.snapshot, profiles: profiles, watchedPath: $0.watchedPath, severity: $0.severity, shownAs: shownAs) + "\n"
             }.joined()
         case .text:
-            let text = BarOutput.text(items.filter { $0.snapshot.stats != nil }, profiles: profiles, columns: TerminalWidth.columns())
+            let text = BarOutput.text(items.filter { $0.snapshot.stats != nil }, profiles: profiles, columns: Terminal.columns())
             output = text.isEmpty ? "" : text + "\n"
         case .i3bar, .i3blocks, .polybar, .waybar:
             output = BarOutput.line(items, format: options.format, profiles: profiles, home: TargetPaths.lexicalHome).map { $0 + "\n" } ?? ""

@@ -26,7 +26,7 @@ struct WatchOutput {
         let text: String
         switch format {
         case .text:
-            text = BarOutput.text(items, profiles: profiles, columns: TerminalWidth.columns())
+            text = BarOutput.text(items, profiles: profiles, columns: Terminal.columns())
         case .json:
             // Every publish is news in JSON (seq, time): one object per published snapshot.
             guard let changed else { return true }
