@@ -23,6 +23,19 @@ import Testing
         #expect(try FillWriterExchange.outcome(of: Array(many.utf8)) == .writers(Array(repeating: Self.writer, count: 3)))
     }
 
+    /// Found by the fuzzer: a file name of control characters, each written as `\u007f`, made
+    /// an answer the daemon refused as too long.
+    @Test func theLongestAnswerWithEveryByteEscapedIsReadBack() throws {
+        let command = String(repeating: "\u{7F}", count: FillWriterExchange.maximumCommandBytes)
+        let file = "/" + String(repeating: "\u{7F}", count: FillWriterExchange.maximumPathBytes - 1)
+        let writer = FillWriter(pid: Int32.max, command: command, bytesPerSecond: UInt64.max, file: file)
+        let line = FillWriterExchange.answer(Array(repeating: writer, count: FillWriterExchange.maximumWriters))
+        #expect(line.utf8.count > 16 << 10 && line.utf8.count <= FillWriterExchange.maximumLineBytes)
+        let outcome = try FillWriterExchange.outcome(of: Array(line.utf8))
+        #expect(outcome == .writers(Array(repeating: FillWriter(pid: Int32.max, command: ControlCharacters.replaced(in: command),
+                                                                 bytesPerSecond: UInt64.max, file: file), count: 3)))
+    }
+
     @Test func theQuestionIsOneLineWhateverTheMountPoint() {
         let question = FillWriterExchange.question(mountPoint: "/mnt/a b\nc%")
         #expect(question == "/mnt/a%20b%0Ac%25\n")

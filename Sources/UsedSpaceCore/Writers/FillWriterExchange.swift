@@ -9,11 +9,12 @@
 /// Each side takes the other's line as untrusted: any process of the user can bind a socket
 /// where the helper's should be. A line that is not exactly this shape is refused whole.
 public enum FillWriterExchange {
-    /// The longest line either side reads: three writers with the longest paths fit.
-    public static let maximumLineBytes = 16 << 10
     public static let maximumWriters = 3
     static let maximumCommandBytes = 64
     static let maximumPathBytes = 4096
+    /// The longest line either side reads: three writers with the longest command and path,
+    /// every byte of them written escaped (`\u007f`: 6 bytes), and the rest of each object.
+    public static let maximumLineBytes = maximumWriters * (6 * (maximumCommandBytes + maximumPathBytes) + 128) + 32
 
     public enum Outcome: Equatable, Sendable {
         /// Fastest first; empty when none of the user's processes writes there.
