@@ -92,6 +92,14 @@ import Testing
         #expect(!reason.contains("\u{1b}") && reason.count == 200)
     }
 
+    @Test func aReasonOfLineBreaksIsStillAtMostTwoHundredCharactersAndReadsBackTheSame() throws {
+        // "\r\n" is one Character until each of its two scalars becomes "?".
+        let error = #"{"error":"\#(String(repeating: #"a\r\n"#, count: 150))"}"#
+        guard case .failed(let reason) = try FillWriterExchange.outcome(of: Array(error.utf8)) else { Issue.record("refused"); return }
+        #expect(reason.count == 200)
+        #expect(try FillWriterExchange.outcome(of: Array(FillWriterExchange.answer(failure: reason).utf8)) == .failed(reason))
+    }
+
     @Test func theNotificationSaysWhoIsWriting() {
         var snapshot = Snapshot(path: "/home/u", mountPoint: "/home", fileSystemType: "ext4",
                                 stats: FilesystemStats(blockSize: 1_000_000, totalBlocks: 100_000, freeBlocks: 10_000, availableBlocks: 9_000),

@@ -64,7 +64,8 @@ public enum FillWriterExchange {
         guard case .object(let members) = value else { throw Refusal(description: "an answer that is not a JSON object") }
         if let error = members["error"] {
             guard members.count == 1, let reason = error.stringValue else { throw Refusal(description: "a malformed error") }
-            return .failed(ControlCharacters.replaced(in: String(reason.prefix(200))))
+            // Cleaned before it is cut: "\r\n" is one Character but becomes two.
+            return .failed(String(ControlCharacters.replaced(in: reason).prefix(200)))
         }
         guard members.count == 1, case .array(let list)? = members["writers"] else { throw Refusal(description: "no writers list") }
         guard list.count <= maximumWriters else { throw Refusal(description: "more than \(maximumWriters) writers") }
