@@ -19,7 +19,7 @@ let daemonLinking: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"])]
 // USEDSPACE_EMBEDDED=1: the lean binaries `make` ships (issue 19, docs/PERFORMANCE.md),
 // Embedded Swift — no runtime metadata, whole-module, only what the program uses of the
 // standard library — linked with the toolchain's embedded Unicode tables (String's
-// comparisons and case mapping) and libm. The normal build stays for `swift test` and the
+// comparisons and case mapping). The normal build stays for `swift test` and the
 // fuzzers (XCTest, swift-testing and libFuzzer need the full runtime).
 let embedded = Context.environment["USEDSPACE_EMBEDDED"] == "1"
 // Each binary's resident memory is mostly its own code, mapped 64 KiB around each page
@@ -58,7 +58,9 @@ let muslLib = Context.environment["USEDSPACE_MUSL_LIB"] ?? "/usr/lib/x86_64-linu
 let muslHeaders = ["-nostdlibinc", "-isystem", muslInclude, "-idirafter", "/usr/include",
                    "-idirafter", "/usr/include/x86_64-linux-gnu", "-DUSEDSPACE_MUSL", "-DUSEDSPACE_ALLOCATOR"]
 let libcSwift: [SwiftSetting] = musl ? [.unsafeFlags(muslHeaders.flatMap { ["-Xcc", $0] })] : []
-let libcC: [CSetting] = musl ? [.unsafeFlags(muslHeaders)] : []
+// The lean glibc build defines libm's four functions it uses itself (CLinux/Rounding.c), so
+// the daemon maps no libm; musl's are in its libc.a.
+let libcC: [CSetting] = musl ? [.unsafeFlags(muslHeaders)] : embedded ? [.define("USEDSPACE_OWN_ROUNDING")] : []
 let compilerBuiltins: String = {
     let clang = URL(fileURLWithPath: embeddedLibraries).appendingPathComponent("../../../clang").standardized
     let version = (try? FileManager.default.contentsOfDirectory(atPath: clang.path))?.sorted().last ?? "unknown"
@@ -117,7 +119,7 @@ let package = Package(
             name: "usedspaced",
             dependencies: ["UsedSpaceDaemon", "UsedSpaceSystem"],
             swiftSettings: lean,
-            linkerSettings: embedded ? leanLinking("usedspaced") + [.unsafeFlags(["-lm"])] : daemonLinking
+            linkerSettings: embedded ? leanLinking("usedspaced") : daemonLinking
         ),
         .testTarget(name: "UsedSpaceCoreTests", dependencies: ["UsedSpaceCore"], exclude: ["Golden"]),
         .testTarget(name: "UsedSpaceSystemTests", dependencies: ["UsedSpaceSystem", "UsedSpaceCore"]),

@@ -167,3 +167,4 @@ int clinux_probe_start(const char *path, int *requests, int *answers);
 
 // Quotas: the btrfs subvolume, the project id, quotactl_fd(2).
 #include "CLinuxQuota.h"
+#include "CLinuxRounding.h"
