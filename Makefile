@@ -112,6 +112,9 @@ build: client
 # The client alone, as shipped, into $(SCRATCH)/bin (the bench scripts build it so).
 client:
 	@case '$(CLIENT_LIBC)' in musl|glibc) ;; *) echo "make: CLIENT_LIBC is '$(CLIENT_LIBC)'; it is musl or glibc" >&2; exit 1;; esac
+	@test '$(CLIENT_LIBC)' = glibc || test '$(EMBEDDED)' = 1 || { \
+		echo "make: CLIENT_LIBC=musl needs the lean build (EMBEDDED=1): the normal build's Swift runtime is glibc's." >&2; \
+		echo "  Leave out EMBEDDED=0, or add CLIENT_LIBC=glibc." >&2; exit 1; }
 	@test '$(CLIENT_LIBC)' = glibc || test -f '$(MUSL_LIB)/libc.a' -a -f '$(MUSL_INCLUDE)/stdio.h' || { \
 		echo "make: the client links against musl, and there is no $(MUSL_LIB)/libc.a or $(MUSL_INCLUDE)/stdio.h." >&2; \
 		echo "  apt-get install musl-dev; or MUSL_LIB=… MUSL_INCLUDE=… where your musl is;" >&2; \

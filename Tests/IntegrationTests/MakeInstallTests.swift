@@ -35,8 +35,8 @@ import Testing
         #expect(!tests.hasPrefix(used + "/"), "make builds in \(used), where the tests' products are (\(tests))")
     }
 
-    /// Without musl, or with a C library it cannot link against, `make` says what to do and
-    /// builds nothing.
+    /// Without musl, with a C library it cannot link against, or with musl for the normal
+    /// build, `make` says what to do and builds nothing.
     @Test(Prerequisite.enabled(Prerequisite.hasCommand("make"), "needs make"))
     func makeSaysWhatTheClientNeedsBeforeBuildingIt() throws {
         let scratch = try ScratchDirectory("make-client")
@@ -48,6 +48,9 @@ import Testing
         let unknown = try Self.make(["client", "CLIENT_LIBC=uclibc", "SCRATCH=\(scratch.path)"])
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("make: CLIENT_LIBC is 'uclibc'; it is musl or glibc"), "\(unknown.stderr)")
+        let normal = try Self.make(["client", "EMBEDDED=0", "CLIENT_LIBC=musl", "SCRATCH=\(scratch.path)"])
+        #expect(normal.status != 0)
+        #expect(normal.stderr.contains("CLIENT_LIBC=musl needs the lean build (EMBEDDED=1)"), "\(normal.stderr)")
         #expect(try Self.leftovers(scratch.path).isEmpty)
     }
 
