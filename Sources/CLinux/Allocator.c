@@ -52,9 +52,8 @@ static uint32_t class_for(size_t size) {
     return STEPPED + bits - 8;
 }
 
-// A block of HEADER + class_capacity bytes, 16-byte aligned, or NULL.
-static char *small_block(uint32_t size_class) {
-    size_t length = HEADER + class_capacity(size_class);
+// A block of `length` (HEADER + the class's capacity) bytes, 16-byte aligned, or NULL.
+static char *small_block(uint32_t size_class, size_t length) {
     lock();
     char *block = (char *)free_lists[size_class];
     if (block) {
@@ -89,7 +88,7 @@ static void *allocate(size_t size, size_t alignment) {
     if (needed <= class_capacity(CLASSES - 1)) {
         size_class = class_for(needed);
         length = HEADER + class_capacity(size_class);
-        block = small_block(size_class);
+        block = small_block(size_class, length);
         if (!block) {
             errno = ENOMEM;
             return NULL;
