@@ -80,7 +80,7 @@ struct AutomaticPathTests {
         let memory = try scratch.mountTmpfs(at: "memory", options: "size=8m")
         let readsBefore = Self.mountTableReads(daemon)
         #expect(waitUntil(seconds: 5) { Self.mountTableReads(daemon) > readsBefore }, "the daemon read the table again")
-        usleep(500_000)
+        usleep(500_000) // an observation window: neither is added after that read
         let paths = try Self.watchedPaths(daemon)
         #expect(paths.filter { $0 == disk }.count == 1)
         #expect(!paths.contains(bind) && !paths.contains(memory), "\(paths)")
@@ -211,14 +211,14 @@ struct AutomaticPathTests {
                                  + ["mount -o loop \(quoted(image)) \(quoted(last))"]).joined(separator: " && "))
         defer { _ = try? CommandRunner.shell((targets + [last]).map { "umount -l \(quoted($0))" }.joined(separator: "; ")) }
         _ = try Self.update(subscriber) { $0["path"] as? String == last }
-        usleep(600_000)
+        usleep(600_000) // an observation window: the reads that follow the storm are counted too
         let reads = Self.mountTableReads(daemon) - before
         // 31 changes; one read per 200 ms while they last (other tests may mount meanwhile).
         #expect(reads >= 1 && reads <= 8, "\(reads) reads of the mount table for 31 mounts")
         let unmountBefore = Self.mountTableReads(daemon)
         try CommandRunner.shell((targets + [last]).map { "umount \(quoted($0))" }.joined(separator: " && "))
         _ = try Self.update(subscriber) { $0["path"] as? String == last && $0["watch_ended"] as? Bool == true }
-        usleep(600_000)
+        usleep(600_000) // an observation window: the reads that follow the storm are counted too
         let unmountReads = Self.mountTableReads(daemon) - unmountBefore
         #expect(unmountReads >= 1 && unmountReads <= 8, "\(unmountReads) reads of the mount table for 31 unmounts")
         #expect(try daemon.client().request("ping").lines == ["pong"])

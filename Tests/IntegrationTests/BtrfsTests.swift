@@ -59,7 +59,7 @@ struct BtrfsTests {
             #expect((ours["data"] as? [String: Any])?["profiles"] as? [String] == [profile])
             if differences.isEmpty { return }
             mismatch = differences.joined(separator: "; ")
-            usleep(500_000)
+            usleep(500_000) // a pause before the retry, not a wait for anything
         }
         Issue.record("differs from btrfs-progs: \(mismatch)")
     }
@@ -282,8 +282,11 @@ struct BtrfsTests {
         try mount.sync()
         let daemon = try UserServiceDaemon(arguments: ["--path", mount.mountPoint, "--interval", "100ms"])
         try daemon.waitUntilAnswering()
-        usleep(500_000)
         let pid = try #require(daemon.pid)
+        // Its start done before reads are counted: the first sample (the sysfs files read)
+        // published, and the requests' connections closed (reading them is read(2) calls).
+        try #require(waitUntil(seconds: 10) { (try? Self.daemonJSON(daemon))?["btrfs"] is [String: Any] }, "no btrfs object")
+        try #require(waitUntil(seconds: 10) { ProcessTable.acceptedConnections(of: pid) == 0 }, "the daemon still holds a request's connection")
         func reads() -> Int {
             let io = readProcFile("/proc/\(pid)/io") ?? ""
             return io.split(separator: "\n").first { $0.hasPrefix("syscr:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) } ?? -1
@@ -294,7 +297,7 @@ struct BtrfsTests {
                 .filter { $0.hasPrefix("voluntary_ctxt_switches:") }.compactMap { Int($0.split(separator: "\t").last ?? "") }.reduce(0, +)
         }
         let (readsBefore, wakeupsBefore) = (reads(), wakeups())
-        sleep(3)
+        sleep(3) // the observation window
         let (quietReads, quietWakeups) = (reads() - readsBefore, wakeups() - wakeupsBefore)
         print("measured: quiet btrfs, 3 s sampled every 100 ms: \(quietWakeups) wakeups, \(quietReads) read(2) calls")
         #expect(quietWakeups >= 15, "the daemon did sample")

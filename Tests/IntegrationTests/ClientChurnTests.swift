@@ -19,12 +19,22 @@ struct ClientChurnTests {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
     }
 
+    /// Waits until the daemon holds no client's connection: it has seen every hang-up and
+    /// closed its side. Requires it, for what is counted next counts on it.
+    static func requireNoConnectionHeld(_ daemon: UserServiceDaemon, _ what: String,
+                                        sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let pid = try #require(daemon.pid, sourceLocation: sourceLocation)
+        try #require(waitUntil(seconds: 10) { ProcessTable.acceptedConnections(of: pid) == 0 },
+                     "the daemon still holds \(what): \(ProcessTable.acceptedConnections(of: pid).map(String.init) ?? "gone") connections",
+                     sourceLocation: sourceLocation)
+    }
+
     /// The daemon's CPU ticks over `seconds` of doing nothing (a spinning loop takes ~100 per
     /// second; an idle daemon sampling a quiet filesystem takes 0 or 1).
     static func idleTicks(_ daemon: UserServiceDaemon, seconds: Double = 2) throws -> Int {
         let pid = daemon.pid!
         let before = try #require(cpuTicks(pid))
-        usleep(UInt32(seconds * 1_000_000))
+        usleep(UInt32(seconds * 1_000_000)) // the observation window
         let after = try #require(cpuTicks(pid))
         return after - before
     }
@@ -33,9 +43,9 @@ struct ClientChurnTests {
         let scratch = try ScratchDirectory("churn")
         let daemon = try UserServiceDaemon(arguments: ["--path", scratch.path])
         try daemon.waitUntilAnswering()
-        // The ping's connection is closed by the daemon when it sees the hang-up: let it,
-        // before descriptors are counted.
-        usleep(200_000)
+        // The ping's connection is closed by the daemon when it sees the hang-up: wait for
+        // it, before descriptors are counted.
+        try requireNoConnectionHeld(daemon, "the ping's connection")
         return (daemon, scratch)
     }
 
@@ -46,7 +56,7 @@ struct ClientChurnTests {
             let client = try daemon.client()
             #expect(try client.request("subscribe json").header == "ok 1")
         } // closed here, as a killed bar's socket is
-        usleep(200_000)
+        try Self.requireNoConnectionHeld(daemon, "the vanished subscriber's connection")
         let ticks = try Self.idleTicks(daemon)
         print("measured: daemon CPU over 2 s after a subscriber vanished: \(ticks) ticks")
         #expect(ticks < 20, "the daemon spun after a subscriber went away (\(ticks) ticks in 2 s)")
@@ -62,10 +72,10 @@ struct ClientChurnTests {
             client.shutdownWriting()
             #expect(try client.readFrame(timeout: 5)?.header == "ok 1")
             // Still subscribed after the half-close: it reads, it just sends nothing more.
-            usleep(200_000)
+            #expect(ProcessTable.acceptedConnections(of: daemon.pid!) == 1, "the half-closed subscriber was dropped")
             #expect(try Self.idleTicks(daemon, seconds: 1) < 10)
         }
-        usleep(200_000)
+        try Self.requireNoConnectionHeld(daemon, "the half-closed subscriber's connection")
         let ticks = try Self.idleTicks(daemon)
         print("measured: daemon CPU over 2 s after a half-closed subscriber vanished: \(ticks) ticks")
         #expect(ticks < 20, "the daemon spun after a half-closed subscriber went away (\(ticks) ticks in 2 s)")
@@ -80,7 +90,7 @@ struct ClientChurnTests {
             kill(watch.process.processIdentifier, SIGKILL)
             watch.process.waitUntilExit()
         }
-        usleep(200_000)
+        try Self.requireNoConnectionHeld(daemon, "a killed watch's connection")
         let ticks = try Self.idleTicks(daemon)
         print("measured: daemon CPU over 2 s after three killed watches: \(ticks) ticks")
         #expect(ticks < 20, "the daemon spun after a watch was killed (\(ticks) ticks in 2 s)")

@@ -100,7 +100,7 @@ struct DBusInterfaceTests {
 
         // An idle disk: nothing at all for a while.
         let before = monitor.signals.count
-        usleep(3_000_000)
+        usleep(3_000_000) // the observation window
         #expect(monitor.signals.count == before, "\(monitor.signals.dropFirst(before))")
         _ = daemon
     }
@@ -214,7 +214,7 @@ struct DBusInterfaceTests {
             let asked = Date()
             #expect((try? daemon.client().request("ping", timeout: 2).lines) == ["pong"])
             #expect(Date().timeIntervalSince(asked) < 1)
-            usleep(100_000)
+            usleep(100_000) // the pace of the writes, not a wait for anything
         }
         let seq = try #require(bus.property(object, "Seq") as? UInt64)
         #expect(waitUntil(seconds: 5) { (live.propertiesChanged(at: object).last?["Seq"] as? UInt64 ?? 0) >= seq })

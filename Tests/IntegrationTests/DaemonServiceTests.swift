@@ -128,7 +128,8 @@ struct DaemonServiceTests {
             let elapsed = Date().timeIntervalSince(started)
             print("measured: status right after crash \(round): \(Int(elapsed * 1000)) ms, \(status.stdout.contains("\"source\":\"daemon\"") ? "daemon" : "direct")")
             #expect(status.stdout.contains("\"source\":\"daemon\""), "round \(round): \(status.stdout) \(status.stderr)")
-            // Out of systemd's start limit (5 starts in 10 s) for the next round.
+            // Out of systemd's start limit (5 starts in 10 s) for the next round: time passing,
+            // not an event to wait for.
             usleep(round < 3 ? 2_500_000 : 0)
         }
     }

@@ -158,21 +158,25 @@ import Testing
         }
 
         /// Runs a command line with /bin/sh, as the user would type it; a `watch` gives its
-        /// first lines and is stopped.
-        func run(_ command: String) throws -> CommandResult {
+        /// first `lines` lines (at most 3) and is stopped.
+        func run(_ command: String, lines: Int = 1) throws -> CommandResult {
             let session = daemon.manager.userCommand
             guard command.contains("usedspace watch") || command.contains("subscribe") else {
                 return try CommandRunner.run(session.executable, session.arguments + ["/bin/sh", "-c", command], environment: environment, timeout: 30)
             }
             // It runs until stopped: the shell and its whole pipeline, in a process group of
-            // their own, are stopped after 2 s; what it printed by then is its output.
+            // their own, are stopped once it has printed the lines wanted (or has ended, or
+            // 15 s have passed); what it printed by then is its output.
             // (SpawnedProcess, not Foundation's Process, which waits for every descendant to
             // close an inherited descriptor before it reaps anything.)
             let output = runtime.subpath("example-output")
             try? FileManager.default.removeItem(atPath: output)
             let shell = try SpawnedProcess(session.executable, session.arguments + ["/bin/sh", "-c", command], environment: environment,
                                            logFile: output, processGroup: true)
-            usleep(2_000_000)
+            let wanted = min(3, max(1, lines))
+            _ = waitUntil(seconds: 15) {
+                !shell.isRunning || ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").filter { $0 == "\n" }.count >= wanted
+            }
             shell.signalGroup(SIGTERM)
             _ = waitUntil(seconds: 5) { !shell.isRunning }
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
@@ -202,7 +206,7 @@ import Testing
                 #expect(Self.coverage(example) != nil, "an example nothing runs: \(example)")
                 continue
             }
-            let result = try fixture.run(example.command)
+            let result = try fixture.run(example.command, lines: example.shownOutput.filter { !$0.isEmpty }.count)
             ran += 1
             #expect(result.status == 0 || example.command.contains("watch") || example.command.contains("subscribe"),
                     "\(example) exited \(result.status): \(result.stderr)")

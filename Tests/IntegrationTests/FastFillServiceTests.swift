@@ -25,7 +25,7 @@ import Testing
         let bar = try daemon.watch(["--path", mount, "--format", "i3bar"])
         let direct = try daemon.watch(["--path", mount, "--format", "json", "--no-daemon"])
         try direct.waitForLine()
-        sleep(10)
+        sleep(10) // an observation window: 10 s of a quiet disk
         #expect(Self.json(daemon)?["fast_fill"] == nil, "a quiet disk is not filling")
 
         let started = Date()

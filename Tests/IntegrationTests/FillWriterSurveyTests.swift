@@ -44,7 +44,7 @@ struct FillWriterSurveyTests {
         // Stopped: not named at the next look.
         kill(ours.pid, SIGSTOP)
         _ = survey.look(device: device)
-        usleep(1_000_000)
+        usleep(1_000_000) // the second between two looks: an observation window
         #expect(survey.look(device: device)?.contains { $0.pid == ours.pid } == false)
         kill(ours.pid, SIGCONT)
     }
@@ -57,7 +57,7 @@ struct FillWriterSurveyTests {
         defer { writer.end() }
         var survey = FillWriterSurvey()
         _ = survey.look(device: try Self.device(of: here))
-        usleep(1_000_000)
+        usleep(1_000_000) // the second between two looks: an observation window
         #expect(survey.look(device: try Self.device(of: here)) == [])
     }
 }

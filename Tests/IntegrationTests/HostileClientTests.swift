@@ -104,13 +104,17 @@ struct HostileClientTests {
 
     @Test func aClientThatDisconnectsMidAnswerDoesNotKillTheDaemon() throws {
         let daemon = try Self.daemon()
+        let pid = try #require(daemon.pid)
         for _ in 0..<200 {
             let client = try daemon.client()
             try client.send(String(repeating: "status details\nhelp\n", count: 50))
             // Close at once: the daemon writes into a socket nobody reads any more (EPIPE).
         }
-        usleep(300_000)
-        #expect(daemon.isRunning)
+        // Until it has written into and closed all 200 (or died on it), and the same process
+        // runs on: a restarted one would hide a crash.
+        #expect(waitUntil(seconds: 10) { !ProcessTable.isRunning(pid) || ProcessTable.acceptedConnections(of: pid) == 0 },
+                "the daemon still holds \(ProcessTable.acceptedConnections(of: pid).map(String.init) ?? "?") of the 200 connections")
+        #expect(daemon.isRunning && daemon.pid == pid, "\(daemon.serviceState)")
         #expect(try Self.answerTime(daemon) < 0.05)
     }
 
@@ -130,9 +134,12 @@ struct HostileClientTests {
         print("measured: 2000 connections, limit 1000: refused \(crowd.refused), accepted \(crowd.accepted)")
         #expect(crowd.refused >= 990 && crowd.refused <= 1000, "refused \(crowd.refused)")
         #expect(crowd.accepted >= 1000)
-        // Still answering, quickly, once some of the crowd leaves.
+        // Still answering, quickly, once some of the crowd leaves (all but 500): once the
+        // daemon has closed its side of theirs.
+        let pid = try #require(daemon.pid)
         try #require(crowd.leaveFiveHundred(), "the crowd's process ended early")
-        usleep(200_000)
+        #expect(waitUntil(seconds: 10) { (ProcessTable.acceptedConnections(of: pid) ?? .max) <= 500 },
+                "the daemon holds \(ProcessTable.acceptedConnections(of: pid).map(String.init) ?? "?") connections when 500 are left")
         #expect(try Self.answerTime(daemon) < 0.05)
         let after = try #require(daemon.residentKilobytes)
         print("measured: 2000 connections: RSS \(before) -> \(after) KiB")

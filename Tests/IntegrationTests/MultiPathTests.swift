@@ -42,7 +42,7 @@ import Testing
         let pid = try #require(daemon.pid)
         let strace = try SpawnedProcess("/usr/bin/strace", ["-f", "-qq", "-e", "trace=statfs", "-o", log, "-p", String(pid)],
                                         environment: [:], logFile: scratch.subpath("strace.out"))
-        usleep(3_000_000)
+        usleep(3_000_000) // the observation window
         kill(strace.pid, SIGINT)
         try #require(waitUntil(seconds: 10) { !strace.isRunning }, "strace did not detach")
         let calls = (try String(contentsOfFile: log, encoding: .utf8)).split(separator: "\n").filter { $0.contains("statfs(\"\(mount)") }

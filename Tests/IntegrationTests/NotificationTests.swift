@@ -35,7 +35,7 @@ struct NotificationTests {
         try daemon.waitUntilAnswering()
 
         try Self.fill(mount, percent: 90)
-        usleep(500_000)
+        usleep(500_000) // an observation window: nothing is shown
         #expect(Self.shownCount(log()) == 0, "10 % free is not low")
 
         try Self.fill(mount, percent: 96)
@@ -49,9 +49,9 @@ struct NotificationTests {
         // The fill above is not atomic (the file is truncated, then written while the daemon
         // samples every 100 ms), so the first notification may have come at any level from
         // 95 % up to 96 %: 0.3 points more stay under 2 from any of them, 2.4 reach 2 from all.
-        usleep(1_200_000)
+        usleep(1_200_000) // the minimum period (1 s) passing: time, not an event
         try Data(count: 300 << 10).write(to: URL(fileURLWithPath: mount + "/more"))
-        usleep(500_000)
+        usleep(500_000) // an observation window: nothing is shown
         #expect(Self.shownCount(log()) == 1)
         try Data(count: 2_500 << 10).write(to: URL(fileURLWithPath: mount + "/more"))
         #expect(waitUntil(seconds: 5) { Self.shownCount(log()) == 2 })
@@ -66,7 +66,7 @@ struct NotificationTests {
         start = daemon.log.value.count
         try daemon.waitUntilAnswering()
         try Data(count: 2_600 << 10).write(to: URL(fileURLWithPath: mount + "/more"))
-        usleep(1_500_000)
+        usleep(1_500_000) // an observation window: nothing is shown
         #expect(Self.shownCount(log()) == 0, "snoozed across the restart: \(log())")
 
         // Recovery clears the snooze; running low again notifies again.
@@ -85,11 +85,11 @@ struct NotificationTests {
         let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "1s"])
         let session = try NotificationDesktop(session: daemon.manager)
         try daemon.waitUntilAnswering()
-        sleep(3)
+        sleep(3) // a quiet disk first (three samples at 1 s), as before a real download
         let writer = try SteadyWriter(path: mount + "/download", bytesPerSecond: 20_000_000)
         #expect(waitUntil(seconds: 30) { daemon.log.value.contains("showed a fast-fill notification") }, "\(daemon.log.value)")
         #expect(waitUntil(seconds: 5) { session.displayed == 1 })
-        sleep(3)
+        sleep(3) // the fill goes on, notified: an observation window (shown once)
         writer.stop()
         #expect(waitUntil(seconds: 20) { daemon.log.value.contains("fast-fill alert on \(mount) is over; notification withdrawn") })
         #expect(waitUntil(seconds: 5) { session.displayed == 0 }, "taken down")
@@ -138,7 +138,7 @@ struct NotificationTests {
         try daemon.waitUntilAnswering()
         for size in [98, 99] {
             try Self.fill(mount, percent: size)
-            usleep(300_000)
+            usleep(300_000) // the pace of the fills: a publish (and a try to notify) after each
         }
         #expect(waitUntil(seconds: 5) { daemon.log.value.contains("desktop notifications are unavailable") }, "\(daemon.log.value)")
         #expect(daemon.log.value.components(separatedBy: "desktop notifications are unavailable").count == 2, "logged once")

@@ -84,10 +84,13 @@ import Testing
         let first = Self.line(desktop, "the first update") { $0.contains("full_text") }
         #expect(first?.contains("%") == true && first?.contains("Used:") == false)
         let spots = try Self.spots(desktop, Self.i3barLayout)
+        let collapsed = try Self.blocks(desktop, Self.i3barLayout).ours
         try Self.screenshot(desktop, "i3blocks-collapsed")
 
         #expect(try Self.firstClick(desktop, x: spots.ours.x, "the details after a left click") { $0.contains("Used: ") } != nil)
-        usleep(500_000)
+        // The details drawn (wider than the percentage), before the screenshot.
+        #expect(waitUntil(seconds: 10) { (try? desktop.capture()).flatMap(Self.i3barLayout).map { $0.ours.count > collapsed.count } ?? false },
+                "the details are not drawn: the block stays \(collapsed.count) columns wide")
         try Self.screenshot(desktop, "i3blocks-expanded")
         let count2 = desktop.output.count
         try desktop.click(x: spots.ours.x, button: 1)
@@ -199,7 +202,8 @@ import Testing
         try Self.screenshot(desktop, "waybar-collapsed", height: 30)
 
         #expect(try Self.firstClick(desktop, x: desktop.width - 40, y: 14, "the details after a left click", Self.waybarDetails) != nil)
-        usleep(1_000_000)
+        // The details drawn (the module's look changed, and done changing), before the screenshot.
+        #expect(Self.waybarModule(desktop, window: dark, unlike: normal.look) != nil, "the details are not drawn")
         try Self.screenshot(desktop, "waybar-expanded", height: 30)
         let expanded = desktop.output.count
         try desktop.click(x: desktop.width - 40, y: 14, button: 1)

@@ -128,7 +128,7 @@ struct ReliabilityTests {
                 #expect((restored["seq"] as? Int ?? 0) >= highestSeq || restored["state"] as? String == "fresh",
                         "round \(round): seq \(String(describing: restored["seq"])) after \(highestSeq)")
             }
-            usleep(UInt32.random(in: 0...250_000))
+            usleep(UInt32.random(in: 0...250_000)) // a kill at a random moment of its run, not a wait
             kill(daemon.process.processIdentifier, SIGKILL)
             daemon.process.waitUntilExit()
             kills += 1
@@ -176,7 +176,7 @@ struct ReliabilityTests {
         try daemon.waitUntilAnswering()
         for round in 0..<10 {
             try Data(count: (round % 2 + 1) << 20).write(to: URL(fileURLWithPath: watched + "/churn"))
-            usleep(150_000)
+            usleep(150_000) // the pace of the writes: publishes (and saves) go on between them
             #expect(Self.json(daemon)?["state"] as? String == "fresh")
         }
         let log = daemon.log.value

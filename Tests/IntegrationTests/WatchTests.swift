@@ -30,7 +30,7 @@ import Testing
         #expect(update["seq"] as? Int == (first["seq"] as? Int ?? 0) + 1)
 
         try Data(count: 4096).write(to: URL(fileURLWithPath: mount + "/page"))
-        usleep(1_500_000)
+        usleep(1_500_000) // an observation window: nothing may be published
         #expect(watch.lines.count == 2, "a 4 KiB change (0.004 %) is below the threshold")
     }
 

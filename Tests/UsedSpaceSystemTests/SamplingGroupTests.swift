@@ -98,7 +98,7 @@ import Testing
         try missing.start()
         #expect(Self.eventually { missing.hasSampled && local.hasSampled && group.memberCount == 1 })
         #expect(missing.takePublished().last?.state == .failed)
-        usleep(300_000)
+        usleep(300_000) // an observation window: the missing path never joins
         #expect(group.memberCount == 1, "only the local path is in the group")
     }
 
@@ -131,7 +131,7 @@ import Testing
         let sampler = try Self.sampledMember(of: group, directory, intervalMicroseconds: 3_600_000_000)
         #expect(group.memberCount == 1)
         let samples = Self.counts(group).samples
-        usleep(200_000)
+        usleep(200_000) // an observation window: no sample
         #expect(Self.counts(group).samples == samples, "the next sample is an hour away")
         sampler.setInterval(microseconds: 50_000)
         #expect(Self.eventually { Self.counts(group).samples >= samples + 2 }, "the group slept on the old schedule")

@@ -70,7 +70,8 @@ final class NotificationDesktop {
     /// Summaries and bodies of what dunst has shown (closing what is displayed first).
     func shown() throws -> [(summary: String, body: String)] {
         _ = try dunstctl("close-all")
-        usleep(200_000)
+        // Taken off the screen, into the history.
+        _ = waitUntil(seconds: 5) { self.displayed == 0 }
         return try history()
     }
 

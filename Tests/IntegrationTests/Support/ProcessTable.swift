@@ -51,6 +51,28 @@ enum ProcessTable {
         }
     }
 
+    /// The connections `pid` holds that it accepted on a listening Unix socket: a server's
+    /// clients, still open on its side. From /proc/PID/fd and the socket table of its network
+    /// namespace (/proc/PID/net/unix), where an accepted socket carries its listener's path
+    /// and is no listener itself (__SO_ACCEPTCON, 0x10000); a socket the process connected
+    /// (its bus, its journal stream) has no path. Nil when the process is gone.
+    static func acceptedConnections(of pid: pid_t) -> Int? {
+        guard let table = readProcFile("/proc/\(pid)/net/unix"),
+              let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { return nil }
+        var accepted = Set<Substring>()
+        // Num RefCount Protocol Flags Type St Inode Path
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 8, let flags = Int(fields[3], radix: 16), flags & 0x10000 == 0 else { continue }
+            accepted.insert(fields[6])
+        }
+        return descriptors.filter { name in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(name)"),
+                  target.hasPrefix("socket:[") else { return false }
+            return accepted.contains(target.dropFirst(8).dropLast())
+        }.count
+    }
+
     /// One line per process: what a failing test shows of those left behind.
     static func describe(_ pids: [pid_t]) -> String {
         pids.map { "\($0) \(arguments(of: $0).joined(separator: " "))" }.joined(separator: "; ")
