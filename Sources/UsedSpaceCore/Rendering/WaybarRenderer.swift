@@ -6,24 +6,11 @@ public enum WaybarRenderer {
         var classes = [block.failed ? "failed" : block.severity.name]
         if block.stale { classes.append("stale") }
         var json = JSONObjectWriter()
-        json.add("text", block.hidden ? "" : escaped(block.fullText))
+        json.add("text", block.hidden ? "" : MarkupText.escaped(block.fullText))
         json.add("alt", block.severity.name)
-        json.add("tooltip", escaped(block.details.joined(separator: "\n")))
+        json.add("tooltip", MarkupText.escaped(block.details.joined(separator: "\n")))
         json.addRaw("class", "[" + classes.map(JSONObjectWriter.quoted).joined(separator: ",") + "]")
         json.add("percentage", block.percentage)
         return json.finish()
-    }
-
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }
