@@ -6,7 +6,8 @@ import Testing
 /// usedspace-writers.socket as shipped (outside the sandbox, which cannot read the user's
 /// processes), a real writer on a real tmpfs, and the user's notification server (dunst).
 /// The user's own writer is named with its file; another user's is not ("another user or
-/// the system"); without the helper's units the notification comes as before, at once.
+/// the system"); without the helper's units the notification comes as before, at once. A
+/// file's name is escaped where the server reads the body as markup, and only there.
 @Suite(.serialized, Prerequisite.root,
        Prerequisite.enabled(NotificationDesktop.available, "needs dbus-daemon, dunst, dunstctl, dbus-send, Xvfb"),
        Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"))
@@ -47,7 +48,8 @@ struct WriterNotificationTests {
         defer { sighting.stop() }
         let since = Date()
         let user = daemon.manager.userCommand
-        let ours = try WriterProcess(mount + "/download.iso", bytesPerSecond: 50_000_000, prefix: [user.executable] + user.arguments)
+        // A name that is markup to a server that reads the body as markup, as dunst does.
+        let ours = try WriterProcess(mount + "/Tom & Jerry <1080p>.iso", bytesPerSecond: 50_000_000, prefix: [user.executable] + user.arguments)
         defer { ours.end() }
         let body = try #require(try Self.shownBody(daemon, session, mount: mount, seconds: Self.detectorSeconds + 10), "\(daemon.log.value)")
         #expect(try daemon.manager.property("usedspace-writers.socket", "NAccepted") == "1", "one question for one notification")
@@ -63,8 +65,9 @@ struct WriterNotificationTests {
         print("measured: the user's writer named in the notification \(String(format: "%.1f", seconds)) s after it started")
         #expect(seconds <= Self.detectorSeconds + 5, "\(seconds) s")
         #expect(body.hasPrefix("Space is going at "), "\(body)")
-        #expect(body.contains(" Writing: python3 (pid \(ours.pid)) writing \(mount)/download.iso, "), "\(body)")
-        #expect(daemon.log.value.contains("filling \(mount): python3 (pid \(ours.pid)) writing \(mount)/download.iso"), "\(daemon.log.value)")
+        // Escaped, as the server said "body-markup": shown as it is, not parsed.
+        #expect(body.contains(" Writing: python3 (pid \(ours.pid)) writing \(mount)/Tom &amp; Jerry &lt;1080p&gt;.iso, "), "\(body)")
+        #expect(daemon.log.value.contains("filling \(mount): python3 (pid \(ours.pid)) writing \(mount)/Tom & Jerry <1080p>.iso"), "\(daemon.log.value)")
         let held = try #require(try Self.heldSeconds(daemon, mount: mount, since: since), "\(daemon.log.value)")
         print("measured: the notification held \(String(format: "%.2f", held)) s for the helper's answer")
         #expect(held > 0 && held < 5.5, "\(held) s")
@@ -82,6 +85,22 @@ struct WriterNotificationTests {
         let body = try #require(try Self.shownBody(daemon, session, mount: mount, seconds: Self.detectorSeconds + 10), "\(daemon.log.value)")
         #expect(body.hasSuffix(" Writing: another user or the system."), "\(body)")
         #expect(!body.contains("system.log") && !body.contains("pid"), "\(body)")
+    }
+
+    /// A server that does not read markup (no "body-markup") is given the body as it is: an
+    /// escaped "&amp;" would be shown as such.
+    @Test func aServerWithoutMarkupGetsTheWritersFileAsItIs() throws {
+        let scratch = try ScratchDirectory("notify-plain")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=10000000000,mode=1777")
+        let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "1s"])
+        let server = try PlainNotificationServer(session: daemon.manager, scratch: scratch)
+        try daemon.waitUntilAnswering()
+        let user = daemon.manager.userCommand
+        let ours = try WriterProcess(mount + "/Tom & Jerry <1080p>.iso", bytesPerSecond: 50_000_000, prefix: [user.executable] + user.arguments)
+        defer { ours.end() }
+        #expect(waitUntil(seconds: Self.detectorSeconds + 10) { daemon.log.value.contains("showed a fast-fill notification") }, "\(daemon.log.value)")
+        let body = try #require(server.shown.first { $0.summary == "Disk filling fast on \(mount)" }?.body, "\(server.shown)")
+        #expect(body.contains(" Writing: python3 (pid \(ours.pid)) writing \(mount)/Tom & Jerry <1080p>.iso, "), "\(body)")
     }
 
     @Test func withoutTheHelperTheNotificationComesAsBeforeAtOnce() throws {

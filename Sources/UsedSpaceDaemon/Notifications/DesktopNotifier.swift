@@ -1,6 +1,7 @@
 import CBusVtable
 import CSystemd
 import CLinux
+import UsedSpaceCore
 import UsedSpaceSystem
 
 /// Desktop notifications through the session bus (org.freedesktop.Notifications, on the
@@ -28,13 +29,30 @@ final class DesktopNotifier: NotificationPresenter, SessionBusUser {
 
     deinit { busClosed() }
 
-    /// Shows a notification for `key`, replacing the one already shown for it.
+    /// Shows a notification for `key`, replacing the one already shown for it. The server is
+    /// asked first whether it reads the body as markup ("body-markup"): then the body is
+    /// escaped, so that a path's "&" or "<" shows as it is. Asked each time, since another
+    /// server may have taken the name since; notifications are rare.
     func show(key: String, kind: String, path: String, summary: String, body: String) {
+        guard let bus = openBus() else { return }
+        let notification = Notification(key: key, kind: kind, path: path, summary: summary, body: body)
+        var message: OpaquePointer?
+        let result = sd_bus_message_new_method_call(bus, &message, Self.service, Self.objectPath, Self.service, "GetCapabilities")
+        guard result >= 0, let message else {
+            report("cannot ask the notification server what it supports", SystemError(call: "sd_bus_message_new_method_call", errno: -result))
+            return
+        }
+        defer { sd_bus_message_unref(message) }
+        call(bus, message, CallContext(notifier: self, notification: notification, step: .capabilities))
+    }
+
+    private func notify(_ notification: Notification, markup: Bool) {
         guard let bus = openBus() else { return }
         var message: OpaquePointer?
         var result = sd_bus_message_new_method_call(bus, &message, Self.service, Self.objectPath, Self.service, "Notify")
         if result >= 0, let message {
-            result = Self.appendNotify(message, replaces: shown[key] ?? 0, summary: summary, body: body)
+            result = Self.appendNotify(message, replaces: shown[notification.key] ?? 0, summary: notification.summary,
+                                       body: markup ? MarkupText.escaped(notification.body) : notification.body)
         }
         guard result >= 0, let message else {
             sd_bus_message_unref(message)
@@ -42,14 +60,18 @@ final class DesktopNotifier: NotificationPresenter, SessionBusUser {
             return
         }
         defer { sd_bus_message_unref(message) }
-        let context = Unmanaged.passRetained(CallContext(notifier: self, key: key, kind: kind, path: path)).toOpaque()
-        result = sd_bus_call_async(bus, nil, message, { reply, userdata, _ in
+        call(bus, message, CallContext(notifier: self, notification: notification, step: .notify))
+    }
+
+    private func call(_ bus: OpaquePointer, _ message: OpaquePointer, _ context: CallContext) {
+        let userdata = Unmanaged.passRetained(context).toOpaque()
+        let result = sd_bus_call_async(bus, nil, message, { reply, userdata, _ in
             let context = Unmanaged<CallContext>.fromOpaque(userdata!).takeRetainedValue()
             context.notifier.received(reply, for: context)
             return 0
-        }, context, 25_000_000)
+        }, userdata, 25_000_000)
         if result < 0 {
-            Unmanaged<CallContext>.fromOpaque(context).release()
+            Unmanaged<CallContext>.fromOpaque(userdata).release()
             report("cannot send a notification", SystemError(call: "sd_bus_call_async", errno: -result))
         }
     }
@@ -107,37 +129,63 @@ final class DesktopNotifier: NotificationPresenter, SessionBusUser {
 
     // MARK: - Replies and signals
 
-    private final class CallContext {
-        unowned(unsafe) let notifier: DesktopNotifier
+    private struct Notification {
         let key: String
         let kind: String
         let path: String
-        init(notifier: DesktopNotifier, key: String, kind: String, path: String) {
+        let summary: String
+        let body: String
+    }
+
+    private final class CallContext {
+        enum Step { case capabilities, notify }
+        unowned(unsafe) let notifier: DesktopNotifier
+        let notification: Notification
+        let step: Step
+        init(notifier: DesktopNotifier, notification: Notification, step: Step) {
             self.notifier = notifier
-            self.key = key
-            self.kind = kind
-            self.path = path
+            self.notification = notification
+            self.step = step
         }
     }
 
     private func received(_ reply: OpaquePointer?, for context: CallContext) {
         guard let reply else { return }
-        if sd_bus_message_is_method_error(reply, nil) > 0 {
+        let failed = sd_bus_message_is_method_error(reply, nil) > 0
+        switch context.step {
+        case .capabilities:
+            // A server that cannot say is sent plain text; Notify's own reply says whether
+            // there is a server at all.
+            notify(context.notification, markup: !failed && Self.capabilities(in: reply).contains("body-markup"))
+        case .notify where failed:
             let error = sd_bus_message_get_error(reply)
             let name = error.flatMap { $0.pointee.name.map { String(cString: $0) } } ?? "unknown error"
             let text = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? ""
             reportMessage("the notification server refused a notification", reason: "\(name): \(text)")
-            return
+        case .notify:
+            var id: UInt32 = 0
+            guard sd_bus_message_read_basic(reply, Self.type("u"), &id) > 0 else { return }
+            let notification = context.notification
+            shown[notification.key] = id
+            sessionBus.confirmed()
+            if failing {
+                failing = false
+                logger.notice("desktop notifications work again")
+            }
+            logger.info("showed a \(notification.kind) notification",
+                        metadata: ["path": "\(notification.path)", "kind": "\(notification.kind)", "notification_id": "\(id)"])
         }
-        var id: UInt32 = 0
-        guard sd_bus_message_read_basic(reply, Self.type("u"), &id) > 0 else { return }
-        shown[context.key] = id
-        sessionBus.confirmed()
-        if failing {
-            failing = false
-            logger.notice("desktop notifications work again")
+    }
+
+    /// GetCapabilities' answer (as), or none when it is not that shape.
+    private static func capabilities(in reply: OpaquePointer) -> [String] {
+        guard sd_bus_message_enter_container(reply, type("a"), "s") > 0 else { return [] }
+        var capabilities: [String] = []
+        var capability: UnsafePointer<CChar>?
+        while sd_bus_message_read_basic(reply, type("s"), &capability) > 0, let capability {
+            capabilities.append(String(cString: capability))
         }
-        logger.info("showed a \(context.kind) notification", metadata: ["path": "\(context.path)", "kind": "\(context.kind)", "notification_id": "\(id)"])
+        return capabilities
     }
 
     private func actionInvoked(_ message: OpaquePointer?) {
