@@ -7,7 +7,6 @@ import Foundation
 final class FakeDaemonBus {
     typealias Properties = [String: (type: String, value: Any)]
 
-    static let fixture = DesktopBuild.repository.path + "/Tests/Fixtures/fake-usedspace-bus.py"
     static let objectPrefix = "/io/github/usedspace/UsedSpace1/filesystem/"
 
     private let specFile: String
@@ -16,20 +15,12 @@ final class FakeDaemonBus {
     /// Owns the daemon's name on `manager`'s session bus, as its user, serving `objects`.
     init(session manager: SystemdUserManager, scratch: ScratchDirectory, objects: [String: Properties]) throws {
         specFile = scratch.subpath("fake-daemon.json")
-        let log = scratch.subpath("fake-daemon.log")
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        if let user = manager.user { chown(log, user.uid, user.gid) }
-        let user = manager.userCommand
-        process = try SpawnedProcess(user.executable, user.arguments + ["/usr/bin/python3", Self.fixture, specFile],
-                                     environment: manager.environment, logFile: log)
-        try write(objects)
-        let owned = waitUntil(seconds: 10) {
-            (try? manager.runAsUser("/usr/bin/busctl", ["--user", "status", "io.github.usedspace.UsedSpace1"]))?.status == 0
-        }
-        guard owned else { throw HarnessFailure("the stand-in did not take the name: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")") }
+        try Self.write(objects, to: specFile)
+        process = try SessionBusStandIn.start("fake-usedspace-bus.py", [specFile], owning: "io.github.usedspace.UsedSpace1",
+                                              session: manager, log: scratch.subpath("fake-daemon.log"))
     }
 
-    private func write(_ objects: [String: Properties]) throws {
+    private static func write(_ objects: [String: Properties], to specFile: String) throws {
         let json = objects.mapValues { properties in properties.mapValues { [$0.type, $0.value] } }
         try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: specFile), options: .atomic)
         chmod(specFile, 0o644)
@@ -39,7 +30,7 @@ final class FakeDaemonBus {
     /// that stays is not announced: the daemon never drops one; remove the object first).
     /// Wait for what a publish shows before the next: two quick ones may be read as one.
     func publish(_ objects: [String: Properties]) throws {
-        try write(objects)
+        try Self.write(objects, to: specFile)
         kill(process.pid, SIGUSR1)
     }
 
