@@ -17,6 +17,9 @@ final class SystemdUserManager {
     private let manager: SpawnedProcess
     /// The unprivileged user the manager runs as; nil when root runs it.
     let user: TestUser?
+    /// The later Debian the manager and its user's programs run in (usedspace installed
+    /// there by its package); nil: this machine, with the binaries under test.
+    let root: GenerationRoot?
     private let userLock: Int32?
     private let cgroups: [String]
     var runtimeDirectory: String { user.map { "/run/user/\($0.uid)" } ?? directory + "/runtime" }
@@ -65,6 +68,7 @@ final class SystemdUserManager {
         environment["XDG_DATA_HOME"] = scratch + "/data"
         self.environment = environment
         user = nil
+        root = nil
         userLock = nil
         cgroups = []
         try SharedSystemdPieces.acquire()
@@ -101,15 +105,20 @@ final class SystemdUserManager {
     /// people's FUSE and network mounts that were there before the tests started are
     /// detached from it (lazily, touching nothing of them): the tests check usedspace, not
     /// whatever else this machine has mounted (some of it may hang).
-    init(asUser names: [String] = SystemdUserManager.pool) throws {
+    ///
+    /// `in root`: the manager is the root's own systemd, run in the root (GenerationRoot) as
+    /// the same user, with the same home and runtime directory.
+    init(asUser names: [String] = SystemdUserManager.pool, in root: GenerationRoot? = nil) throws {
         let (lock, name) = try Self.lockAny(names.map { ($0, "/run/usedspace-test-user-\($0).lock") }, seconds: 300,
                                             usable: Self.hasNoLeftovers)
         userLock = lock
+        self.root = root
         var made: TestUser?
         do {
             let user = try Self.makeUser(name)
             made = user
             self.user = user
+            try root?.addUser(name)
             directory = try ScratchDirectory.make("systemd")
             let runtime = "/run/user/\(user.uid)"
             try? FileManager.default.removeItem(atPath: runtime)
@@ -146,6 +155,11 @@ final class SystemdUserManager {
         // could not be set up.
         let detach = ForeignMounts.current().map { "umount -l -c -i \(quoted($0)) 2>/dev/null" }.joined(separator: "; ")
         let manager = "/usr/bin/setpriv --reuid=\(user!.uid) --regid=\(user!.gid) --init-groups /usr/lib/systemd/systemd --user --log-target=journal"
+        // In a root, its namespace is the session's (other people's mounts are not in it).
+        let session = root.map { root in
+            let command = root.command("/bin/sh", ["-c", "exec " + manager])
+            return ([command.executable] + command.arguments).map(quoted).joined(separator: " ")
+        } ?? "/usr/bin/unshare --mount --propagation slave -- /bin/sh -c \(quoted((detach.isEmpty ? "" : detach + "; ") + "exec " + manager))"
         let script = """
             for cgroup in "$@"; do
                 for attempt in 1 2 3 4 5 6 7 8 9 10; do
@@ -153,7 +167,7 @@ final class SystemdUserManager {
                     sleep 0.05
                 done
             done
-            exec /usr/bin/unshare --mount --propagation slave -- /bin/sh -c \(quoted((detach.isEmpty ? "" : detach + "; ") + "exec " + manager))
+            exec \(session)
             """
         do {
             self.manager = try SpawnedProcess("/bin/sh", ["-c", script, "sh"] + cgroups, environment: environment, logFile: directory + "/manager.log")
@@ -217,9 +231,15 @@ final class SystemdUserManager {
     /// manager), in the manager's mount namespace: what a program of the user's session sees.
     var userCommand: (executable: String, arguments: [String]) {
         guard let user else { return ("/usr/bin/env", ["--"]) }
-        return ("/usr/bin/nsenter", ["-t", String(manager.pid), "-m", "--", "/usr/bin/setpriv", "--reuid=\(user.uid)", "--regid=\(user.gid)",
-                                     "--init-groups", "--"])
+        let asUser = ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--init-groups", "--"]
+        if let root { return root.command("/usr/bin/setpriv", asUser) }
+        return ("/usr/bin/nsenter", ["-t", String(manager.pid), "-m", "--", "/usr/bin/setpriv"] + asUser)
     }
+
+    /// The client and the daemon the user's session runs: the package's in a root, else
+    /// those under test.
+    var clientPath: String { root == nil ? CommandRunner.usedspace : "/usr/bin/usedspace" }
+    var daemonPath: String { root == nil ? CommandRunner.usedspaced : "/usr/bin/usedspaced" }
 
     /// The manager's process.
     var managerPID: pid_t { manager.pid }
@@ -347,6 +367,8 @@ final class SystemdUserManager {
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("systemd")
         var units = ["usedspace.service", "usedspace.socket"]
         if writersHelper { units += ["usedspace-writers@.service", "usedspace-writers.socket"] }
+        // In a root, the units are the package's (/usr/lib/systemd/user).
+        if root != nil { units = [] }
         for unit in units {
             let text = try String(contentsOf: repository.appendingPathComponent(unit), encoding: .utf8)
                 .replacingOccurrences(of: "@bindir@", with: CommandRunner.productsDirectory.path)
@@ -387,7 +409,7 @@ final class SystemdUserManager {
 
     /// Runs the client against this manager's socket.
     func usedspace(_ arguments: String...) throws -> CommandResult {
-        try runAsUser(CommandRunner.usedspace, arguments)
+        try runAsUser(clientPath, arguments)
     }
 
     /// The journal entries of usedspaced since `since`, as JSON objects.

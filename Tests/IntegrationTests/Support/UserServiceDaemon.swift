@@ -20,14 +20,16 @@ final class UserServiceDaemon: TestedDaemon {
     /// (ReadWritePaths= for a textfile directory, as usedspaced(8) tells users).
     /// `socket: false`: the units installed, the socket not started yet (`startSocket`).
     /// `writersHelper: false`: without the helper's units (usedspace-writers.socket).
-    init(arguments: [String] = [], config: String? = nil, dropIn: String? = nil, socket: Bool = true, writersHelper: Bool = true) throws {
-        manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
+    /// `in root`: the daemon and units its package installed in that later Debian.
+    init(arguments: [String] = [], config: String? = nil, dropIn: String? = nil, socket: Bool = true, writersHelper: Bool = true,
+         in root: GenerationRoot? = nil) throws {
+        manager = try SystemdUserManager(asUser: SystemdUserManager.pool, in: root)
         user = manager.user!
         log = try JournalLog(uid: user.uid)
         if let config { try manager.writeConfig(config) }
         var lines: [String] = []
         if !arguments.isEmpty {
-            lines += ["ExecStart=", "ExecStart=" + ([CommandRunner.usedspaced] + arguments).map(Self.unitQuoted).joined(separator: " ")]
+            lines += ["ExecStart=", "ExecStart=" + ([manager.daemonPath] + arguments).map(Self.unitQuoted).joined(separator: " ")]
         }
         if let dropIn { lines.append(dropIn) }
         try manager.installUnits(serviceDropIn: lines.isEmpty ? nil : lines.joined(separator: "\n"), writersHelper: writersHelper)
@@ -75,7 +77,7 @@ final class UserServiceDaemon: TestedDaemon {
         let session = manager.userCommand
         var environment = manager.environment
         for (key, value) in extra { environment[key] = value }
-        return ClientCommand(executable: session.executable, arguments: session.arguments + [CommandRunner.usedspace] + arguments,
+        return ClientCommand(executable: session.executable, arguments: session.arguments + [manager.clientPath] + arguments,
                              environment: environment)
     }
 
