@@ -57,12 +57,13 @@ class DateMenuSection extends St.Button {
     }
 });
 
-// Puts `section` into the date menu after its last section (Weather, in GNOME 43 to 47).
-// Returns false when this shell's date menu is not laid out as expected.
+// Puts `section` into the date menu after its last section (Weather, in GNOME 43 to 51).
+// The shell offers no public way in: its private fields are read with care, and a shell
+// without them gets no section (false), never an exception.
 export function insertIntoDateMenu(section) {
     const dateMenu = Main.panel.statusArea.dateMenu;
-    const anchor = dateMenu && (dateMenu._weatherItem || dateMenu._clocksItem);
-    const parent = anchor && anchor.get_parent();
+    const anchor = [dateMenu?._weatherItem, dateMenu?._clocksItem].find(item => item instanceof Clutter.Actor);
+    const parent = anchor?.get_parent();
     if (!parent)
         return false;
     parent.insert_child_above(section, anchor);
