@@ -58,7 +58,7 @@ gnome() { # VARIANT SHELL_VERSIONS
 }
 
 gnome 43 '["43", "44"]'
-gnome 45 '["45", "46", "47", "48"]'
+gnome 45 '["45", "46", "47", "48", "49", "50", "51"]'
 
 
 # An ES module as a Plasma QML script (".pragma library"): namespace imports become

@@ -6,6 +6,7 @@ import St from 'gi://St';
 import Clutter from 'gi://Clutter';
 import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 import {UsageBar} from './usageBar.js';
+import {verticalBox} from './verticalBox.js';
 import {applyStyle} from './styleClasses.js';
 import {summaryLine} from './display.js';
 import {sortedForMenu} from './filesystems.js';
@@ -16,12 +17,12 @@ class DateMenuSection extends St.Button {
         // The shell's own section style, so that it sits among the others as one of them.
         super._init({style_class: 'world-clocks-button usedspace-datemenu', can_focus: true, x_expand: true});
         this._openAnalyzer = openAnalyzer;
-        const box = new St.BoxLayout({vertical: true, x_expand: true});
+        const box = verticalBox({x_expand: true});
         this.child = box;
         const header = new St.Label({style_class: 'world-clocks-header', text: 'Used Space', x_align: Clutter.ActorAlign.START});
         box.add_child(header);
         this.label_actor = header;
-        this._rows = new St.BoxLayout({vertical: true, style_class: 'usedspace-datemenu-rows'});
+        this._rows = verticalBox({style_class: 'usedspace-datemenu-rows'});
         box.add_child(this._rows);
     }
 
@@ -35,7 +36,7 @@ class DateMenuSection extends St.Button {
         }
         for (const fs of sortedForMenu(filesystems, home)) {
             const line = summaryLine(fs, home);
-            const row = new St.BoxLayout({vertical: true, style_class: 'usedspace-datemenu-row'});
+            const row = verticalBox({style_class: 'usedspace-datemenu-row'});
             applyStyle(row, line);
             const top = new St.BoxLayout();
             top.add_child(new St.Label({style_class: 'usedspace-datemenu-name', text: line.name, x_expand: true}));
@@ -56,12 +57,13 @@ class DateMenuSection extends St.Button {
     }
 });
 
-// Puts `section` into the date menu after its last section (Weather, in GNOME 43 to 47).
-// Returns false when this shell's date menu is not laid out as expected.
+// Puts `section` into the date menu after its last section (Weather, in GNOME 43 to 51).
+// The shell offers no public way in: its private fields are read with care, and a shell
+// without them gets no section (false), never an exception.
 export function insertIntoDateMenu(section) {
     const dateMenu = Main.panel.statusArea.dateMenu;
-    const anchor = dateMenu && (dateMenu._weatherItem || dateMenu._clocksItem);
-    const parent = anchor && anchor.get_parent();
+    const anchor = [dateMenu?._weatherItem, dateMenu?._clocksItem].find(item => item instanceof Clutter.Actor);
+    const parent = anchor?.get_parent();
     if (!parent)
         return false;
     parent.insert_child_above(section, anchor);

@@ -6,13 +6,14 @@ import St from 'gi://St';
 import Clutter from 'gi://Clutter';
 import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
 import {UsageBar} from './usageBar.js';
+import {verticalBox} from './verticalBox.js';
 import {applyStyle} from './styleClasses.js';
 
 export const FilesystemItem = GObject.registerClass(
 class FilesystemItem extends PopupMenu.PopupBaseMenuItem {
     _init() {
         super._init({style_class: 'usedspace-filesystem'});
-        const box = new St.BoxLayout({vertical: true, x_expand: true, style_class: 'usedspace-filesystem-box'});
+        const box = verticalBox({x_expand: true, style_class: 'usedspace-filesystem-box'});
         this.add_child(box);
         const heading = new St.BoxLayout({style_class: 'usedspace-heading'});
         this._title = new St.Label({style_class: 'usedspace-title'});
@@ -26,7 +27,7 @@ class FilesystemItem extends PopupMenu.PopupBaseMenuItem {
         this._gauge.add_child(this._bar);
         this._gauge.add_child(this._percent);
         box.add_child(this._gauge);
-        this._lines = new St.BoxLayout({vertical: true, style_class: 'usedspace-details'});
+        this._lines = verticalBox({style_class: 'usedspace-details'});
         box.add_child(this._lines);
         this.label_actor = this._title;
     }
