@@ -3,7 +3,6 @@
 // there is nothing to show when there is not, and Open Disk Usage Analyzer.
 import QtQuick 2.15
 import QtQuick.Layouts 1.15
-import org.kde.plasma.core 2.0 as PlasmaCore
 import org.kde.plasma.components 3.0 as PlasmaComponents3
 import org.kde.plasma.extras 2.0 as PlasmaExtras
 import "../code/display.js" as Display
@@ -18,11 +17,12 @@ ColumnLayout {
     property var log
     signal openAnalyzer(var filesystem)
 
-    Layout.preferredWidth: PlasmaCore.Units.gridUnit * 22
+    Layout.preferredWidth: theme.gridUnit * 22
     Layout.minimumHeight: implicitHeight
-    spacing: PlasmaCore.Units.largeSpacing
+    spacing: theme.largeSpacing
 
     Levels { id: levels }
+    PlasmaTheme { id: theme }
 
     PlasmaExtras.Heading {
         level: 4
@@ -38,7 +38,7 @@ ColumnLayout {
             : full.daemon === "absent" ? i18n("The usedspace daemon is not running: these numbers are the client's own.")
             : full.daemon === "running" && full.filesystems.length === 0 ? i18n("The usedspace daemon watches no filesystem.")
             : ""
-        onTextChanged: console.debug(full.log, "message:", text)
+        onTextChanged: console.debug(full.log, "message:", message.text)
     }
 
     Repeater {
@@ -46,7 +46,7 @@ ColumnLayout {
         delegate: ColumnLayout {
             readonly property var view: Display.filesystemView(modelData, full.home)
             Layout.fillWidth: true
-            spacing: PlasmaCore.Units.smallSpacing
+            spacing: theme.smallSpacing
             RowLayout {
                 PlasmaComponents3.Label {
                     text: view.title
@@ -61,7 +61,7 @@ ColumnLayout {
             RowLayout {
                 UsageBar {
                     Layout.fillWidth: true
-                    Layout.preferredHeight: Math.round(PlasmaCore.Units.gridUnit / 2)
+                    Layout.preferredHeight: Math.round(theme.gridUnit / 2)
                     fill: view.fill
                     tint: levels.color(view)
                 }
@@ -73,7 +73,7 @@ ColumnLayout {
             }
             GridLayout {
                 columns: 2
-                columnSpacing: PlasmaCore.Units.largeSpacing
+                columnSpacing: theme.largeSpacing
                 rowSpacing: 0
                 // The lines' labels and values, one cell each.
                 Repeater {
