@@ -4,6 +4,7 @@
 #   OUT/gnome-43/usedspace@usedspace.github.io/   GNOME Shell 43 and 44 (legacy imports)
 #   OUT/gnome-45/usedspace@usedspace.github.io/   GNOME Shell 45 and later (ES modules)
 #   OUT/plasma-5/io.github.usedspace/              KDE Plasma 5.27 widget
+#   OUT/plasma-6/io.github.usedspace/              KDE Plasma 6 widget
 #
 # Usage: desktop/build.sh OUT VERSION
 #
@@ -102,3 +103,4 @@ plasmoid() { # MAJOR
 }
 
 plasmoid 5
+plasmoid 6
