@@ -10,9 +10,8 @@ import "../code/filesystems.js" as Filesystems
 
 ColumnLayout {
     id: full
-    property string daemon
-    property string problem
-    property var filesystems
+    // StatusPoll.current: {daemon, problem, filesystems}.
+    property var status
     property string home
     property var log
     signal openAnalyzer(var filesystem)
@@ -34,15 +33,15 @@ ColumnLayout {
         Layout.fillWidth: true
         wrapMode: Text.Wrap
         visible: text !== ""
-        text: full.problem !== "" ? full.problem
-            : full.daemon === "absent" ? i18n("The usedspace daemon is not running: these numbers are the client's own.")
-            : full.daemon === "running" && full.filesystems.length === 0 ? i18n("The usedspace daemon watches no filesystem.")
+        text: full.status.problem !== "" ? full.status.problem
+            : full.status.daemon === "absent" ? i18n("The usedspace daemon is not running: these numbers are the client's own.")
+            : full.status.daemon === "running" && full.status.filesystems.length === 0 ? i18n("The usedspace daemon watches no filesystem.")
             : ""
         onTextChanged: console.debug(full.log, "message:", message.text)
     }
 
     Repeater {
-        model: Filesystems.sortedForMenu(full.filesystems, full.home)
+        model: Filesystems.sortedForMenu(full.status.filesystems, full.home)
         delegate: ColumnLayout {
             readonly property var view: Display.filesystemView(modelData, full.home)
             Layout.fillWidth: true
@@ -93,6 +92,6 @@ ColumnLayout {
     PlasmaComponents3.Button {
         text: i18n("Open Disk Usage Analyzer")
         icon.name: "baobab"
-        onClicked: full.openAnalyzer(Filesystems.panelFilesystem(full.filesystems, full.home))
+        onClicked: full.openAnalyzer(Filesystems.panelFilesystem(full.status.filesystems, full.home))
     }
 }

@@ -8,11 +8,12 @@ import "../code/statusJson.js" as StatusJson
 Item {
     id: poll
 
-    // 'connecting', 'running', 'absent' (no daemon: the client sampled by itself) or 'error'.
-    property string daemon: "connecting"
-    // Why what came is not an answer (then shown as an error), or "".
-    property string problem: ""
-    property var filesystems: []
+    // What the views show, replaced as a whole so that none of them ever sees a new `daemon`
+    // with the previous `filesystems` (a "no daemon" answer's own sample shown as the
+    // daemon's, for a moment): {daemon, problem, filesystems}. `daemon`: 'connecting',
+    // 'running', 'absent' (no daemon: the client sampled by itself) or 'error'; `problem`:
+    // why what came is not an answer (shown as an error), or "".
+    property var current: ({daemon: "connecting", problem: "", filesystems: []})
     // What to install when the data engine cannot be loaded (Plasma 6 without Plasma5Support):
     // said instead of a QML error.
     property string missingEngine
@@ -27,10 +28,8 @@ Item {
         source: "ExecutableSource.qml"
         onLoaded: poll.ask()
         onStatusChanged: {
-            if (status === Loader.Error) {
-                poll.daemon = "error";
-                poll.problem = poll.missingEngine;
-            }
+            if (status === Loader.Error)
+                poll.current = {daemon: "error", problem: poll.missingEngine, filesystems: []};
         }
     }
 
@@ -52,15 +51,14 @@ Item {
     function ask() {
         serial += 1;
         askedAt = Date.now();
-        engine.item.run(StatusJson.command(daemon === "running" ? seqs : [], serial));
+        engine.item.run(StatusJson.command(current.daemon === "running" ? seqs : [], serial));
     }
 
     function answered(exitCode, stdout, stderr) {
         const answer = StatusJson.readAnswer(exitCode, stdout, stderr);
         const same = answer.seqs.join(",") === seqs.join(",");
-        daemon = answer.daemon;
-        problem = answer.problem || "";
         if (answer.problem) {
+            current = {daemon: answer.daemon, problem: answer.problem, filesystems: current.filesystems};
             // Again after 2, 4, 8… seconds, at most a minute apart.
             failures += 1;
             again.interval = Math.min(60000, 1000 * Math.pow(2, failures));
@@ -68,9 +66,9 @@ Item {
             return;
         }
         failures = 0;
-        filesystems = answer.filesystems;
+        current = {daemon: answer.daemon, problem: "", filesystems: answer.filesystems};
         seqs = answer.seqs;
-        if (daemon !== "running") {
+        if (answer.daemon !== "running") {
             // No daemon to wait on: the client samples by itself; look again in 5 s (what
             // `usedspace watch` does without a daemon).
             again.interval = 5000;

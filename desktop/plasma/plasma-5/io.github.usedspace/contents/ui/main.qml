@@ -11,12 +11,12 @@ Item {
     id: root
 
     readonly property string home: decodeURIComponent(String(Platform.StandardPaths.writableLocation(Platform.StandardPaths.HomeLocation)).replace(/^file:\/\//, ""))
-    readonly property var view: Display.indicatorView(status.daemon, status.filesystems, home)
+    readonly property var view: Display.indicatorView(poll.current.daemon, poll.current.filesystems, home)
 
     DebugLog { id: debugLog }
 
     StatusPoll {
-        id: status
+        id: poll
         missingEngine: i18n("Plasma's data engines are missing: install plasma-framework.")
     }
 
@@ -28,14 +28,12 @@ Item {
         onClicked: plasmoid.expanded = !plasmoid.expanded
     }
     Plasmoid.fullRepresentation: FullRepresentation {
-        daemon: status.daemon
-        problem: status.problem
-        filesystems: status.filesystems
+        status: poll.current
         home: root.home
         log: debugLog
         onOpenAnalyzer: analyzer.open(plasmoid.configuration.analyzerCommand, filesystem)
     }
     Plasmoid.toolTipMainText: i18n("Used Space")
-    Plasmoid.toolTipSubText: status.problem !== "" ? status.problem : view.text
+    Plasmoid.toolTipSubText: poll.current.problem !== "" ? poll.current.problem : view.text
     Plasmoid.icon: "drive-harddisk"
 }

@@ -11,12 +11,12 @@ PlasmoidItem {
     id: root
 
     readonly property string home: decodeURIComponent(String(StandardPaths.writableLocation(StandardPaths.HomeLocation)).replace(/^file:\/\//, ""))
-    readonly property var view: Display.indicatorView(status.daemon, status.filesystems, home)
+    readonly property var view: Display.indicatorView(poll.current.daemon, poll.current.filesystems, home)
 
     DebugLog { id: debugLog }
 
     StatusPoll {
-        id: status
+        id: poll
         missingEngine: i18n("Plasma's executable data engine is missing: install qml6-module-org-kde-plasma-plasma5support.")
     }
 
@@ -28,14 +28,12 @@ PlasmoidItem {
         onClicked: root.expanded = !root.expanded
     }
     fullRepresentation: FullRepresentation {
-        daemon: status.daemon
-        problem: status.problem
-        filesystems: status.filesystems
+        status: poll.current
         home: root.home
         log: debugLog
         onOpenAnalyzer: filesystem => analyzer.open(Plasmoid.configuration.analyzerCommand, filesystem)
     }
     toolTipMainText: i18n("Used Space")
-    toolTipSubText: status.problem !== "" ? status.problem : view.text
+    toolTipSubText: poll.current.problem !== "" ? poll.current.problem : view.text
     Plasmoid.icon: "drive-harddisk"
 }
