@@ -32,6 +32,8 @@ ColumnLayout {
         id: message
         Layout.fillWidth: true
         wrapMode: Text.Wrap
+        // Plasma 5.27's Label aligns by its line count, which wrapping changes: a binding loop.
+        verticalAlignment: Text.AlignTop
         visible: text !== ""
         text: full.status.problem !== "" ? full.status.problem
             : full.status.daemon === "absent" ? i18n("The usedspace daemon is not running: these numbers are the client's own.")
