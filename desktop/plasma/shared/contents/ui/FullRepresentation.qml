@@ -36,7 +36,7 @@ ColumnLayout {
         verticalAlignment: Text.AlignTop
         visible: text !== ""
         text: full.status.problem !== "" ? full.status.problem
-            : full.status.daemon === "absent" ? i18n("The usedspace daemon is not running: these numbers are the client's own.")
+            : full.status.daemon === "absent" ? i18n("The usedspace daemon is not running: these numbers are the client's own. Enable it with: systemctl --user enable --now usedspace.socket")
             : full.status.daemon === "running" && full.status.filesystems.length === 0 ? i18n("The usedspace daemon watches no filesystem.")
             : ""
         onTextChanged: console.debug(full.log, "message:", message.text)
