@@ -6,6 +6,7 @@
 #   make install PREFIX=$$HOME/.local      a user install; then:
 #       systemctl --user daemon-reload && systemctl --user enable --now usedspace.socket
 #   make install GNOME_SHELL=45            the GNOME Shell extension for GNOME 45 and later
+#   make install PLASMA=6                  the Plasma widget for Plasma 6
 #   make uninstall            removes what `make install` installed at the same PREFIX
 #   make deb                  usedspace_$(VERSION)_$(DEB_ARCH).deb, for `apt install ./…`
 #
@@ -34,8 +35,10 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 DBUSSERVICEDIR ?= $(PREFIX)/share/dbus-1/services
 # The desktops' front-ends, built by desktop/build.sh (docs/desktops.md). GNOME Shell finds
 # extensions in XDG_DATA_DIRS/gnome-shell/extensions (and ~/.local/share), Plasma its widgets
-# in …/plasma/plasmoids. GNOME_SHELL=45 installs the extension built for GNOME 45 and later.
+# in …/plasma/plasmoids. GNOME_SHELL=45 installs the extension built for GNOME 45 and later,
+# PLASMA=6 the widget built for Plasma 6 (one package cannot serve Plasma 5 and 6).
 GNOME_SHELL ?= 43
+PLASMA ?= 5
 GNOME_EXTENSION_UUID = usedspace@usedspace.github.io
 GNOME_EXTENSIONDIR ?= $(PREFIX)/share/gnome-shell/extensions/$(GNOME_EXTENSION_UUID)
 PLASMOIDDIR ?= $(PREFIX)/share/plasma/plasmoids/io.github.usedspace
@@ -47,7 +50,8 @@ GSCHEMA = org.gnome.shell.extensions.usedspace.gschema.xml
 DESKTOP_BUILD = $(SCRATCH)/desktop
 GNOME_EXTENSION_FILES = $(notdir $(wildcard desktop/common/*.js desktop/gnome-shell/src/*.js)) \
 	extension.js prefs.js stylesheet.css metadata.json
-PLASMOID_FILES = $(patsubst desktop/plasma/io.github.usedspace/%,%,$(shell find desktop/plasma/io.github.usedspace -type f)) \
+PLASMOID_FILES = $(patsubst desktop/plasma/shared/%,%,$(shell find desktop/plasma/shared -type f)) \
+	$(patsubst desktop/plasma/plasma-$(PLASMA)/io.github.usedspace/%,%,$(shell find desktop/plasma/plasma-$(PLASMA)/io.github.usedspace -type f)) \
 	$(addprefix contents/code/,$(notdir $(wildcard desktop/common/*.js desktop/plasma/src/*.js)))
 DESKTOP_FILES = $(addprefix $(GNOME_EXTENSIONDIR)/,$(GNOME_EXTENSION_FILES)) \
 	$(if $(GSCHEMADIR),$(GSCHEMADIR)/$(GSCHEMA),$(GNOME_EXTENSIONDIR)/schemas/$(GSCHEMA) $(GNOME_EXTENSIONDIR)/schemas/gschemas.compiled) \
@@ -149,7 +153,7 @@ install: $(BUILD_FIRST)
 	rm -rf $(DESTDIR)$(GNOME_EXTENSIONDIR) $(DESTDIR)$(PLASMOIDDIR)
 	install -d $(DESTDIR)$(GNOME_EXTENSIONDIR) $(DESTDIR)$(PLASMOIDDIR)
 	cp -R $(DESKTOP_BUILD)/gnome-$(GNOME_SHELL)/$(GNOME_EXTENSION_UUID)/. $(DESTDIR)$(GNOME_EXTENSIONDIR)/
-	cp -R $(DESKTOP_BUILD)/plasma/io.github.usedspace/. $(DESTDIR)$(PLASMOIDDIR)/
+	cp -R $(DESKTOP_BUILD)/plasma-$(PLASMA)/io.github.usedspace/. $(DESTDIR)$(PLASMOIDDIR)/
 	$(if $(GSCHEMADIR),install -D -m 644 $(DESTDIR)$(GNOME_EXTENSIONDIR)/schemas/$(GSCHEMA) $(DESTDIR)$(GSCHEMADIR)/$(GSCHEMA))
 	$(if $(GSCHEMADIR),rm -r $(DESTDIR)$(GNOME_EXTENSIONDIR)/schemas)
 	chmod -R u=rwX,go=rX $(DESTDIR)$(GNOME_EXTENSIONDIR) $(DESTDIR)$(PLASMOIDDIR)

@@ -3,7 +3,8 @@
 #
 #   OUT/gnome-43/usedspace@usedspace.github.io/   GNOME Shell 43 and 44 (legacy imports)
 #   OUT/gnome-45/usedspace@usedspace.github.io/   GNOME Shell 45 and later (ES modules)
-#   OUT/plasma/io.github.usedspace/                KDE Plasma 5.27 widget
+#   OUT/plasma-5/io.github.usedspace/              KDE Plasma 5.27 widget
+#   OUT/plasma-6/io.github.usedspace/              KDE Plasma 6 widget
 #
 # Usage: desktop/build.sh OUT VERSION
 #
@@ -78,12 +79,28 @@ qml_script() {
 	fi
 }
 
-dir=$out/plasma/io.github.usedspace
-rm -rf "$dir"
-mkdir -p "$out/plasma"
-cp -R "$here/plasma/io.github.usedspace" "$dir"
-sed -i "s|@VERSION@|$version|" "$dir/metadata.json"
-mkdir -p "$dir/contents/code"
-for module in "$here"/common/*.js "$here"/plasma/src/*.js; do
-	qml_script "$module" "$dir/contents/code/$(basename "$module")"
-done
+# A Plasma widget: the files both Plasmas load as they are (plasma/shared), what only this
+# Plasma has (plasma/plasma-MAJOR: metadata, main.qml, the theme's and data engine's
+# imports), and the scripts. A file in both would silently replace the shared one: refused.
+plasmoid() { # MAJOR
+	dir=$out/plasma-$1/io.github.usedspace
+	rm -rf "$dir"
+	mkdir -p "$out/plasma-$1"
+	cp -R "$here/plasma/shared" "$dir"
+	own=$here/plasma/plasma-$1/io.github.usedspace
+	for file in $(cd "$own" && find . -type f); do
+		if [ -e "$dir/$file" ]; then
+			echo "$0: plasma/plasma-$1/io.github.usedspace/${file#./} is also in plasma/shared: one or the other" >&2
+			exit 1
+		fi
+	done
+	cp -R "$own/." "$dir/"
+	sed -i "s|@VERSION@|$version|" "$dir/metadata.json"
+	mkdir -p "$dir/contents/code"
+	for module in "$here"/common/*.js "$here"/plasma/src/*.js; do
+		qml_script "$module" "$dir/contents/code/$(basename "$module")"
+	done
+}
+
+plasmoid 5
+plasmoid 6

@@ -60,7 +60,7 @@ import Testing
             files.insert("/usr/share/gnome-shell/extensions/" + DesktopBuild.extensionUUID + "/" + file)
         }
         files.insert("/usr/share/glib-2.0/schemas/" + DesktopBuild.schemaFile)
-        for file in try DesktopBuild.files(in: try DesktopBuild.plasmoid()) {
+        for file in try DesktopBuild.files(in: try DesktopBuild.plasmoid(5)) {
             files.insert("/usr/share/plasma/plasmoids/" + DesktopBuild.plasmoidID + "/" + file)
         }
         return files

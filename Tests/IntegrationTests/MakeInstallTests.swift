@@ -83,7 +83,7 @@ import Testing
         // extension with its compiled settings schema, and the Plasma widget.
         expected += try DesktopBuild.files(in: try DesktopBuild.gnomeExtension())
             .map { prefix + "/share/gnome-shell/extensions/" + DesktopBuild.extensionUUID + "/" + $0 }
-        expected += try DesktopBuild.files(in: try DesktopBuild.plasmoid()).map { prefix + "/share/plasma/plasmoids/" + DesktopBuild.plasmoidID + "/" + $0 }
+        expected += try DesktopBuild.files(in: try DesktopBuild.plasmoid(5)).map { prefix + "/share/plasma/plasmoids/" + DesktopBuild.plasmoidID + "/" + $0 }
         #expect(expected.contains { $0.hasSuffix("/schemas/gschemas.compiled") })
         let manifest = prefix + "/share/usedspace/installed-files"
         let listed = try String(contentsOfFile: manifest, encoding: .utf8).split(separator: "\n").map(String.init)

@@ -2,7 +2,7 @@ import Foundation
 
 /// The desktop front-ends as `make install` installs them: built once per test process by
 /// desktop/build.sh into a scratch directory (the GNOME Shell extension for 43 and for 45,
-/// the Plasma widget).
+/// the Plasma widget for 5.27 and for 6).
 enum DesktopBuild {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
@@ -35,13 +35,14 @@ enum DesktopBuild {
         try output() + "/gnome-\(variant)/" + extensionUUID
     }
 
-    static func plasmoid() throws -> String {
-        try output() + "/plasma/" + plasmoidID
+    /// The Plasma widget built for Plasma `major` (5 for 5.27, or 6).
+    static func plasmoid(_ major: Int) throws -> String {
+        try output() + "/plasma-\(major)/" + plasmoidID
     }
 
     static let schemaFile = "org.gnome.shell.extensions.usedspace.gschema.xml"
 
-    /// Every file of a built front-end (`gnomeExtension()` or `plasmoid()`), relative to
+    /// Every file of a built front-end (`gnomeExtension()` or `plasmoid(_:)`), relative to
     /// its directory, sorted: what an install of it must hold.
     static func files(in directory: String) throws -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: directory) else { throw HarnessFailure("no \(directory)") }

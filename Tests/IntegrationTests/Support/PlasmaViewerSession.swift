@@ -46,7 +46,7 @@ final class PlasmaViewerSession {
         var environment = manager.environment
         environment["PATH"] = bin + ":/usr/bin:/bin"
         let install = try CommandRunner.run(manager.userCommand.executable,
-                                            manager.userCommand.arguments + ["/usr/bin/kpackagetool5", "--type", "Plasma/Applet", "--install", try DesktopBuild.plasmoid()],
+                                            manager.userCommand.arguments + ["/usr/bin/kpackagetool5", "--type", "Plasma/Applet", "--install", try DesktopBuild.plasmoid(5)],
                                             environment: environment)
         guard install.status == 0 else { throw HarnessFailure("kpackagetool5 --install: \(install.stdout)\(install.stderr)") }
 

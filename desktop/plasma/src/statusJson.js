@@ -23,8 +23,9 @@ export function readAnswer(exitCode, stdout, stderr) {
     const lines = String(stdout || '').split('\n').filter(line => line.trim() !== '');
     if (lines.length === 0 && exitCode !== 0) {
         const said = String(stderr || '').split('\n').filter(line => line.trim() !== '')[0];
+        // What to do, not the shell's "not found": the client comes with the daemon.
         if (exitCode === 127)
-            return failure(`usedspace is not installed where the widget looks (PATH): ${said || 'command not found'}`);
+            return failure('usedspace is not installed where the widget looks (PATH): install usedspace, then enable its daemon: systemctl --user enable --now usedspace.socket');
         return failure(said || `usedspace exited with status ${exitCode}`);
     }
     const filesystems = [];

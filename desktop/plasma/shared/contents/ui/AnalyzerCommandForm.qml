@@ -1,11 +1,12 @@
-// The widget's one setting: the command "Open Disk Usage Analyzer" runs.
+// The widget's one setting: the command "Open Disk Usage Analyzer" runs (ConfigGeneral.qml
+// makes it Plasma 5.27's or 6's configuration page).
 import QtQuick 2.15
 import QtQuick.Controls 2.15 as QQC2
 import QtQuick.Layouts 1.15
 import org.kde.kirigami 2.20 as Kirigami
 
 Kirigami.FormLayout {
-    property alias cfg_analyzerCommand: analyzer.text
+    property alias command: analyzer.text
 
     QQC2.TextField {
         id: analyzer

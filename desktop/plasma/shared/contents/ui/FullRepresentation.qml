@@ -3,7 +3,6 @@
 // there is nothing to show when there is not, and Open Disk Usage Analyzer.
 import QtQuick 2.15
 import QtQuick.Layouts 1.15
-import org.kde.plasma.core 2.0 as PlasmaCore
 import org.kde.plasma.components 3.0 as PlasmaComponents3
 import org.kde.plasma.extras 2.0 as PlasmaExtras
 import "../code/display.js" as Display
@@ -11,18 +10,18 @@ import "../code/filesystems.js" as Filesystems
 
 ColumnLayout {
     id: full
-    property string daemon
-    property string problem
-    property var filesystems
+    // StatusPoll.current: {daemon, problem, filesystems}.
+    property var status
     property string home
     property var log
     signal openAnalyzer(var filesystem)
 
-    Layout.preferredWidth: PlasmaCore.Units.gridUnit * 22
+    Layout.preferredWidth: theme.gridUnit * 22
     Layout.minimumHeight: implicitHeight
-    spacing: PlasmaCore.Units.largeSpacing
+    spacing: theme.largeSpacing
 
     Levels { id: levels }
+    PlasmaTheme { id: theme }
 
     PlasmaExtras.Heading {
         level: 4
@@ -33,20 +32,22 @@ ColumnLayout {
         id: message
         Layout.fillWidth: true
         wrapMode: Text.Wrap
+        // Plasma 5.27's Label aligns by its line count, which wrapping changes: a binding loop.
+        verticalAlignment: Text.AlignTop
         visible: text !== ""
-        text: full.problem !== "" ? full.problem
-            : full.daemon === "absent" ? i18n("The usedspace daemon is not running: these numbers are the client's own.")
-            : full.daemon === "running" && full.filesystems.length === 0 ? i18n("The usedspace daemon watches no filesystem.")
+        text: full.status.problem !== "" ? full.status.problem
+            : full.status.daemon === "absent" ? i18n("The usedspace daemon is not running: these numbers are the client's own. Enable it with: systemctl --user enable --now usedspace.socket")
+            : full.status.daemon === "running" && full.status.filesystems.length === 0 ? i18n("The usedspace daemon watches no filesystem.")
             : ""
-        onTextChanged: console.debug(full.log, "message:", text)
+        onTextChanged: console.debug(full.log, "message:", message.text)
     }
 
     Repeater {
-        model: Filesystems.sortedForMenu(full.filesystems, full.home)
+        model: Filesystems.sortedForMenu(full.status.filesystems, full.home)
         delegate: ColumnLayout {
             readonly property var view: Display.filesystemView(modelData, full.home)
             Layout.fillWidth: true
-            spacing: PlasmaCore.Units.smallSpacing
+            spacing: theme.smallSpacing
             RowLayout {
                 PlasmaComponents3.Label {
                     text: view.title
@@ -61,7 +62,7 @@ ColumnLayout {
             RowLayout {
                 UsageBar {
                     Layout.fillWidth: true
-                    Layout.preferredHeight: Math.round(PlasmaCore.Units.gridUnit / 2)
+                    Layout.preferredHeight: Math.round(theme.gridUnit / 2)
                     fill: view.fill
                     tint: levels.color(view)
                 }
@@ -73,7 +74,7 @@ ColumnLayout {
             }
             GridLayout {
                 columns: 2
-                columnSpacing: PlasmaCore.Units.largeSpacing
+                columnSpacing: theme.largeSpacing
                 rowSpacing: 0
                 // The lines' labels and values, one cell each.
                 Repeater {
@@ -93,6 +94,6 @@ ColumnLayout {
     PlasmaComponents3.Button {
         text: i18n("Open Disk Usage Analyzer")
         icon.name: "baobab"
-        onClicked: full.openAnalyzer(Filesystems.panelFilesystem(full.filesystems, full.home))
+        onClicked: full.openAnalyzer(Filesystems.panelFilesystem(full.status.filesystems, full.home))
     }
 }

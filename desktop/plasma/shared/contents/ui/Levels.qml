@@ -1,16 +1,17 @@
 // The colours of the levels, from the Plasma theme (Breeze: neutral is orange, negative red),
 // and grey while there is no daemon.
 import QtQuick 2.15
-import org.kde.plasma.core 2.0 as PlasmaCore
 
 QtObject {
+    readonly property PlasmaTheme theme: PlasmaTheme {}
+
     function color(view) {
         if (view.mode === "no-daemon" || view.mode === "empty")
-            return PlasmaCore.Theme.disabledTextColor;
+            return theme.disabledTextColor;
         if (view.level === "critical")
-            return PlasmaCore.Theme.negativeTextColor;
+            return theme.negativeTextColor;
         if (view.level === "warning")
-            return PlasmaCore.Theme.neutralTextColor;
-        return PlasmaCore.Theme.textColor;
+            return theme.neutralTextColor;
+        return theme.textColor;
     }
 }

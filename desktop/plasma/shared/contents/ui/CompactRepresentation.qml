@@ -1,9 +1,8 @@
 // In a panel: the bar and the percentage (or "no daemon", "failed", "error"), in the level's
-// colour, italic while stale. A click opens the full view.
+// colour, italic while stale. A click opens the full view (main.qml's handler: Plasma 5.27 and
+// 6 keep `expanded` in different places).
 import QtQuick 2.15
 import QtQuick.Layouts 1.15
-import org.kde.plasma.plasmoid 2.0
-import org.kde.plasma.core 2.0 as PlasmaCore
 import org.kde.plasma.components 3.0 as PlasmaComponents3
 
 MouseArea {
@@ -14,7 +13,6 @@ MouseArea {
 
     Layout.minimumWidth: row.implicitWidth
     Layout.preferredWidth: row.implicitWidth
-    onClicked: plasmoid.expanded = !plasmoid.expanded
 
     // Where it is on the screen, in the debug log: where a test clicks to open the full view.
     function logPlace() {
@@ -26,14 +24,15 @@ MouseArea {
     Component.onCompleted: Qt.callLater(logPlace)
 
     Levels { id: levels }
+    PlasmaTheme { id: theme }
 
     RowLayout {
         id: row
         anchors.fill: parent
-        spacing: PlasmaCore.Units.smallSpacing
+        spacing: theme.smallSpacing
         UsageBar {
-            Layout.preferredWidth: PlasmaCore.Units.gridUnit * 2
-            Layout.preferredHeight: Math.round(PlasmaCore.Units.gridUnit / 2)
+            Layout.preferredWidth: theme.gridUnit * 2
+            Layout.preferredHeight: Math.round(theme.gridUnit / 2)
             Layout.alignment: Qt.AlignVCenter
             fill: compact.view.fill
             tint: compact.tint
@@ -44,7 +43,7 @@ MouseArea {
             color: compact.tint
             font.italic: compact.view.mode === "stale"
             Layout.alignment: Qt.AlignVCenter
-            onTextChanged: console.debug(compact.log, "compact:", text, "level:", compact.view.level, "mode:", compact.view.mode)
+            onTextChanged: console.debug(compact.log, "compact:", label.text, "level:", compact.view.level, "mode:", compact.view.mode)
         }
     }
 }
