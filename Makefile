@@ -5,10 +5,12 @@
 #   make install              into $(PREFIX) (default /usr/local), staged under $(DESTDIR)
 #   make install PREFIX=$$HOME/.local      a user install; then:
 #       systemctl --user daemon-reload && systemctl --user enable --now usedspace.socket
-#   make install GNOME_SHELL=45            the GNOME Shell extension for GNOME 45 and later
-#   make install PLASMA=6                  the Plasma widget for Plasma 6
+#   make install GNOME_SHELL=43 PLASMA=5   builds of the desktops' front-ends other than those
+#                                          that suit the desktops installed here
 #   make uninstall            removes what `make install` installed at the same PREFIX
 #   make deb                  usedspace_$(VERSION)_$(DEB_ARCH).deb, for `apt install ./…`
+#   make dist                 the desktops' front-ends as the stores take them, in dist/
+#                             (extensions.gnome.org zips, KDE Store .plasmoid files)
 #
 # `make install` writes the list of what it installed to $(MANIFEST), and `make uninstall`
 # removes exactly those files; pass it the PREFIX you installed with. When nothing of ours is
@@ -35,27 +37,25 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 DBUSSERVICEDIR ?= $(PREFIX)/share/dbus-1/services
 # The desktops' front-ends, built by desktop/build.sh (docs/desktops.md). GNOME Shell finds
 # extensions in XDG_DATA_DIRS/gnome-shell/extensions (and ~/.local/share), Plasma its widgets
-# in …/plasma/plasmoids. GNOME_SHELL=45 installs the extension built for GNOME 45 and later,
-# PLASMA=6 the widget built for Plasma 6 (one package cannot serve Plasma 5 and 6).
-GNOME_SHELL ?= 43
-PLASMA ?= 5
+# in …/plasma/plasmoids. Each has a build per generation: GNOME_SHELL=43 (43 and 44) or 45
+# (45 and later), PLASMA=5 (5.27) or 6; auto, the default, takes what suits the desktops
+# installed here (packaging/desktop-builds says which, and why).
+GNOME_SHELL ?= auto
+PLASMA ?= auto
 GNOME_EXTENSION_UUID = usedspace@usedspace.github.io
 GNOME_EXTENSIONDIR ?= $(PREFIX)/share/gnome-shell/extensions/$(GNOME_EXTENSION_UUID)
 PLASMOIDDIR ?= $(PREFIX)/share/plasma/plasmoids/io.github.usedspace
-# Empty: the extension's settings schema is compiled into its own schemas/ (what GNOME
-# reads for an extension installed by hand). A package sets it to /usr/share/glib-2.0/schemas,
-# as Debian's extension packages do: glib's trigger compiles it there.
+# The package sets these: every build goes into DESKTOP_BUILDS_DIR, with
+# packaging/desktop-builds in LIBEXECDIR, which links the ones that suit the desktops
+# installed (at installation, and again by dpkg's trigger when they change); the settings
+# schema goes into GSCHEMADIR (/usr/share/glib-2.0/schemas), which glib's trigger compiles,
+# as Debian's extension packages do. Otherwise it is compiled into the extension's own
+# schemas/ (what GNOME reads for an extension installed by hand).
+DESKTOP_BUILDS_DIR ?=
+LIBEXECDIR ?= $(PREFIX)/libexec/usedspace
 GSCHEMADIR ?=
 GSCHEMA = org.gnome.shell.extensions.usedspace.gschema.xml
 DESKTOP_BUILD = $(SCRATCH)/desktop
-GNOME_EXTENSION_FILES = $(notdir $(wildcard desktop/common/*.js desktop/gnome-shell/src/*.js)) \
-	extension.js prefs.js stylesheet.css metadata.json
-PLASMOID_FILES = $(patsubst desktop/plasma/shared/%,%,$(shell find desktop/plasma/shared -type f)) \
-	$(patsubst desktop/plasma/plasma-$(PLASMA)/io.github.usedspace/%,%,$(shell find desktop/plasma/plasma-$(PLASMA)/io.github.usedspace -type f)) \
-	$(addprefix contents/code/,$(notdir $(wildcard desktop/common/*.js desktop/plasma/src/*.js)))
-DESKTOP_FILES = $(addprefix $(GNOME_EXTENSIONDIR)/,$(GNOME_EXTENSION_FILES)) \
-	$(if $(GSCHEMADIR),$(GSCHEMADIR)/$(GSCHEMA),$(GNOME_EXTENSIONDIR)/schemas/$(GSCHEMA) $(GNOME_EXTENSIONDIR)/schemas/gschemas.compiled) \
-	$(addprefix $(PLASMOIDDIR)/,$(PLASMOID_FILES))
 # What `make install` installed at this PREFIX, for `make uninstall`. MANIFEST= writes none
 # (a package manager keeps its own list: `make deb` does so).
 MANIFEST ?= $(PREFIX)/share/usedspace/installed-files
@@ -94,18 +94,16 @@ INSTALLED_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 	$(MANDIR)/man1/usedspace.1 $(MANDIR)/man5/usedspace.conf.5 $(MANDIR)/man8/usedspaced.8 \
 	$(if $(filter completions/usedspace.bash,$(COMPLETIONS)),$(BASHCOMPDIR)/usedspace) \
 	$(if $(filter completions/_usedspace,$(COMPLETIONS)),$(ZSHCOMPDIR)/_usedspace) \
-	$(if $(filter completions/usedspace.fish,$(COMPLETIONS)),$(FISHCOMPDIR)/usedspace.fish) \
-	$(DESKTOP_FILES)
+	$(if $(filter completions/usedspace.fish,$(COMPLETIONS)),$(FISHCOMPDIR)/usedspace.fish)
 # What an install made before manifests existed may have left here (for `make uninstall`).
 KNOWN_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 	$(USERUNITDIR)/usedspace.service $(USERUNITDIR)/usedspace.socket \
 	$(USERUNITDIR)/usedspace-writers.socket $(USERUNITDIR)/usedspace-writers@.service \
 	$(DBUSSERVICEDIR)/io.github.usedspace.UsedSpace1.service \
 	$(MANDIR)/man1/usedspace.1 $(MANDIR)/man5/usedspace.conf.5 $(MANDIR)/man8/usedspaced.8 \
-	$(BASHCOMPDIR)/usedspace $(ZSHCOMPDIR)/_usedspace $(FISHCOMPDIR)/usedspace.fish \
-	$(DESKTOP_FILES)
+	$(BASHCOMPDIR)/usedspace $(ZSHCOMPDIR)/_usedspace $(FISHCOMPDIR)/usedspace.fish
 
-.PHONY: all build client check install uninstall deb deb-path bin-dir clean
+.PHONY: all build client check install uninstall deb deb-path bin-dir dist clean
 
 all: build
 
@@ -150,15 +148,35 @@ install: $(BUILD_FIRST)
 	$(if $(filter completions/_usedspace,$(COMPLETIONS)),install -D -m 644 completions/_usedspace $(DESTDIR)$(ZSHCOMPDIR)/_usedspace)
 	$(if $(filter completions/usedspace.fish,$(COMPLETIONS)),install -D -m 644 completions/usedspace.fish $(DESTDIR)$(FISHCOMPDIR)/usedspace.fish)
 	sh desktop/build.sh $(DESKTOP_BUILD) $(VERSION)
-	rm -rf $(DESTDIR)$(GNOME_EXTENSIONDIR) $(DESTDIR)$(PLASMOIDDIR)
-	install -d $(DESTDIR)$(GNOME_EXTENSIONDIR) $(DESTDIR)$(PLASMOIDDIR)
-	cp -R $(DESKTOP_BUILD)/gnome-$(GNOME_SHELL)/$(GNOME_EXTENSION_UUID)/. $(DESTDIR)$(GNOME_EXTENSIONDIR)/
-	cp -R $(DESKTOP_BUILD)/plasma-$(PLASMA)/io.github.usedspace/. $(DESTDIR)$(PLASMOIDDIR)/
-	$(if $(GSCHEMADIR),install -D -m 644 $(DESTDIR)$(GNOME_EXTENSIONDIR)/schemas/$(GSCHEMA) $(DESTDIR)$(GSCHEMADIR)/$(GSCHEMA))
-	$(if $(GSCHEMADIR),rm -r $(DESTDIR)$(GNOME_EXTENSIONDIR)/schemas)
+ifeq ($(DESKTOP_BUILDS_DIR),)
+	@gnome='$(GNOME_SHELL)'; [ "$$gnome" != auto ] || gnome=$$(sh packaging/desktop-builds gnome-shell) || exit 1; \
+	plasma='$(PLASMA)'; [ "$$plasma" != auto ] || plasma=$$(sh packaging/desktop-builds plasma) || exit 1; \
+	case $$gnome in 43|45) ;; *) echo "make: GNOME_SHELL is '$$gnome'; it is 43 (GNOME 43 and 44), 45 (45 and later) or auto" >&2; exit 1;; esac; \
+	case $$plasma in 5|6) ;; *) echo "make: PLASMA is '$$plasma'; it is 5 (5.27), 6 or auto" >&2; exit 1;; esac; \
+	echo "make: the GNOME Shell extension built for GNOME $$gnome, the Plasma widget for Plasma $$plasma"; \
+	rm -rf $(DESTDIR)$(GNOME_EXTENSIONDIR) $(DESTDIR)$(PLASMOIDDIR) && \
+	install -d $(DESTDIR)$(GNOME_EXTENSIONDIR) $(DESTDIR)$(PLASMOIDDIR) && \
+	cp -R $(DESKTOP_BUILD)/gnome-$$gnome/$(GNOME_EXTENSION_UUID)/. $(DESTDIR)$(GNOME_EXTENSIONDIR)/ && \
+	cp -R $(DESKTOP_BUILD)/plasma-$$plasma/io.github.usedspace/. $(DESTDIR)$(PLASMOIDDIR)/
 	chmod -R u=rwX,go=rX $(DESTDIR)$(GNOME_EXTENSIONDIR) $(DESTDIR)$(PLASMOIDDIR)
+else
+	rm -rf $(DESTDIR)$(DESKTOP_BUILDS_DIR)
+	for gnome in 43 45; do \
+		install -d $(DESTDIR)$(DESKTOP_BUILDS_DIR)/gnome-shell-$$gnome && \
+		cp -R $(DESKTOP_BUILD)/gnome-$$gnome/$(GNOME_EXTENSION_UUID) $(DESTDIR)$(DESKTOP_BUILDS_DIR)/gnome-shell-$$gnome/ && \
+		rm -r $(DESTDIR)$(DESKTOP_BUILDS_DIR)/gnome-shell-$$gnome/$(GNOME_EXTENSION_UUID)/schemas || exit 1; done
+	for plasma in 5 6; do \
+		install -d $(DESTDIR)$(DESKTOP_BUILDS_DIR)/plasma-$$plasma && \
+		cp -R $(DESKTOP_BUILD)/plasma-$$plasma/io.github.usedspace $(DESTDIR)$(DESKTOP_BUILDS_DIR)/plasma-$$plasma/ || exit 1; done
+	install -D -m 644 $(DESKTOP_BUILD)/gnome-45/$(GNOME_EXTENSION_UUID)/schemas/$(GSCHEMA) $(DESTDIR)$(GSCHEMADIR)/$(GSCHEMA)
+	install -D -m 755 packaging/desktop-builds $(DESTDIR)$(LIBEXECDIR)/desktop-builds
+	# Where the postinst puts its links: dpkg's, so that they go with the package.
+	install -d $(DESTDIR)$(dir $(GNOME_EXTENSIONDIR)) $(DESTDIR)$(dir $(PLASMOIDDIR))
+	chmod -R u=rwX,go=rX $(DESTDIR)$(DESKTOP_BUILDS_DIR)
+endif
 	$(if $(MANIFEST),install -d $(dir $(DESTDIR)$(MANIFEST)))
-	$(if $(MANIFEST),{ cat $(DESTDIR)$(MANIFEST) 2>/dev/null || true; printf '%s\n' $(INSTALLED_FILES); } \
+	$(if $(MANIFEST),{ cat $(DESTDIR)$(MANIFEST) 2>/dev/null || true; printf '%s\n' $(INSTALLED_FILES); \
+		find $(DESTDIR)$(GNOME_EXTENSIONDIR) $(DESTDIR)$(PLASMOIDDIR) -type f | sed 's|^$(DESTDIR)||'; } \
 		| sort -u > $(DESTDIR)$(MANIFEST).new && mv $(DESTDIR)$(MANIFEST).new $(DESTDIR)$(MANIFEST))
 
 uninstall:
@@ -200,7 +218,7 @@ deb: $(BUILD_FIRST)
 		BINDIR=/usr/bin MANDIR=/usr/share/man USERUNITDIR=/usr/lib/systemd/user \
 		BASHCOMPDIR=/usr/share/bash-completion/completions ZSHCOMPDIR=/usr/share/zsh/vendor-completions \
 		FISHCOMPDIR=/usr/share/fish/vendor_completions.d DBUSSERVICEDIR=/usr/share/dbus-1/services MANIFEST= \
-		GSCHEMADIR=/usr/share/glib-2.0/schemas
+		GSCHEMADIR=/usr/share/glib-2.0/schemas DESKTOP_BUILDS_DIR=/usr/share/usedspace/desktop LIBEXECDIR=/usr/libexec/usedspace
 	gzip -9n $(DEB_ROOT)/usr/share/man/man*/*
 	install -d $(DEB_DOC)/docs/images
 	install -m 644 README.md $(DEB_DOC)/
@@ -210,6 +228,7 @@ deb: $(BUILD_FIRST)
 	find $(DEB_DOC) -type f -size +4k -name '*.md' -exec gzip -9n {} +
 	gzip -9n -c packaging/debian/changelog > $(DEB_DOC)/changelog.gz
 	install -D -m 644 packaging/debian/lintian-overrides $(DEB_ROOT)/usr/share/lintian/overrides/usedspace
+	install -m 644 packaging/debian/triggers $(DEB_ROOT)/DEBIAN/triggers
 	for script in postinst prerm postrm; do \
 		sed -e '/^#USER_MANAGERS#$$/{r packaging/user-managers.sh' -e 'd;}' packaging/debian/$$script > $(DEB_ROOT)/DEBIAN/$$script && \
 		chmod 755 $(DEB_ROOT)/DEBIAN/$$script || exit 1; done
@@ -221,6 +240,14 @@ deb: $(BUILD_FIRST)
 	dpkg-deb --root-owner-group -Zxz --build $(DEB_ROOT) $(DEB)
 	@echo "built $(DEB): sudo apt install ./$(DEB)"
 
+# The GNOME Shell extension and the Plasma widget for the stores (desktop/dist.sh says what
+# each archive is): built from desktop/ alone, no Swift needed.
+DIST ?= dist
+dist:
+	sh desktop/build.sh $(DESKTOP_BUILD) $(VERSION)
+	rm -f $(DIST)/usedspace-*-gnome-shell-*.zip $(DIST)/usedspace-*-plasma-*.plasmoid
+	sh desktop/dist.sh $(DESKTOP_BUILD) $(DIST) $(VERSION)
+
 # The path of the package `make deb` builds (for scripts: .ci/run passes it to the tests).
 deb-path:
 	@echo $(CURDIR)/$(DEB)
@@ -231,4 +258,4 @@ bin-dir:
 	@echo $(abspath $(BUILDDIR))
 
 clean:
-	rm -rf $(SCRATCH) usedspace_*.deb
+	rm -rf $(SCRATCH) usedspace_*.deb dist/usedspace-*

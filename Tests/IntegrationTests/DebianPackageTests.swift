@@ -54,15 +54,22 @@ import Testing
         where FileManager.default.fileExists(atPath: repository.appendingPathComponent("completions/" + source).path) {
             files.insert(installed)
         }
-        // The desktops' front-ends: the GNOME Shell 43 extension, its settings schema where
-        // glib's trigger compiles it (as Debian's extension packages have it), the Plasma widget.
-        for file in try DesktopBuild.files(in: try DesktopBuild.gnomeExtension()) where !file.hasPrefix("schemas/") {
-            files.insert("/usr/share/gnome-shell/extensions/" + DesktopBuild.extensionUUID + "/" + file)
+        // The desktops' front-ends: every build of the GNOME Shell extension and of the Plasma
+        // widget, which the postinst links for the desktops installed (desktop-builds); the
+        // extension's settings schema where glib's trigger compiles it (as Debian's
+        // extension packages have it).
+        for variant in [43, 45] {
+            for file in try DesktopBuild.files(in: try DesktopBuild.gnomeExtension(variant)) where !file.hasPrefix("schemas/") {
+                files.insert("/usr/share/usedspace/desktop/gnome-shell-\(variant)/" + DesktopBuild.extensionUUID + "/" + file)
+            }
+        }
+        for major in [5, 6] {
+            for file in try DesktopBuild.files(in: try DesktopBuild.plasmoid(major)) {
+                files.insert("/usr/share/usedspace/desktop/plasma-\(major)/" + DesktopBuild.plasmoidID + "/" + file)
+            }
         }
         files.insert("/usr/share/glib-2.0/schemas/" + DesktopBuild.schemaFile)
-        for file in try DesktopBuild.files(in: try DesktopBuild.plasmoid(5)) {
-            files.insert("/usr/share/plasma/plasmoids/" + DesktopBuild.plasmoidID + "/" + file)
-        }
+        files.insert("/usr/libexec/usedspace/desktop-builds")
         return files
     }
 
@@ -93,7 +100,7 @@ import Testing
         #expect(files == expected, "missing: \(expected.subtracting(files).sorted()), unexpected: \(files.subtracting(expected).sorted())")
         for member in members {
             #expect(member.owner == "root/root", "\(member.path) is owned by \(member.owner)")
-            let mode = member.mode.hasPrefix("d") || member.path.hasPrefix("/usr/bin/") ? "rwxr-xr-x" : "rw-r--r--"
+            let mode = member.mode.hasPrefix("d") || member.path.hasPrefix("/usr/bin/") || member.path.hasPrefix("/usr/libexec/") ? "rwxr-xr-x" : "rw-r--r--"
             #expect(member.mode.dropFirst() == mode, "\(member.path): \(member.mode)")
         }
 
@@ -236,6 +243,82 @@ import Testing
             """, stdin: added.joined(separator: "\n") + "\n")
         #expect(orphans.status == 0 && orphans.stdout.isEmpty, "new since the install and owned by no package: \(orphans.stdout)\(orphans.stderr)")
         print("clean root: none left of usedspace; \(added.count) paths added by the packages apt installed for it")
+    }
+
+    // MARK: - The desktops' builds, by what is installed
+
+    /// The package installs every build of the GNOME Shell extension and the Plasma widget,
+    /// and links the ones that suit the desktops there; when a GNOME Shell or a Plasma comes,
+    /// changes generation or goes, dpkg's file trigger links again, with no step of the
+    /// user's. Shown in a clean Debian 12 root with stand-in desktop packages (a
+    /// /usr/bin/gnome-shell that says its version, a kpackagetool5 or 6), installed, upgraded
+    /// and removed by dpkg as the real ones are; the real GNOME Shells and Plasmas of each
+    /// release run what the package linked in GnomeShellGenerationTests and
+    /// PlasmaWidgetGenerationTests.
+    @Test(Prerequisite.enabled(DebianPackage.available && DebianRoot.available && Prerequisite.hasCommand("dpkg-deb"),
+                               "needs root, debootstrap, the Debian archive, dpkg-deb, and the package: \(DebianPackage.missing)"))
+    func theDesktopsBuildsFollowTheDesktopsInstalled() throws {
+        let deb = try DebianPackage.require()
+        let debian = try DebianRoot()
+        let scratch = try ScratchDirectory("desktop-stand-ins")
+        let name = (deb as NSString).lastPathComponent
+        try FileManager.default.copyItem(atPath: deb, toPath: debian.root + "/tmp/" + name)
+        let install = try debian.run("apt-get update -q && apt-get install -y -q /tmp/\(name)", timeout: 600)
+        try #require(install.status == 0, "\(install.stdout.suffix(3000))\(install.stderr)")
+        let extensionLink = "/usr/share/gnome-shell/extensions/" + DesktopBuild.extensionUUID
+        let widgetLink = "/usr/share/plasma/plasmoids/" + DesktopBuild.plasmoidID
+        func linked() throws -> (gnome: String, plasma: String) {
+            let targets = try debian.shell("readlink \(extensionLink) \(widgetLink)").split(separator: "\n").map(String.init)
+            guard targets.count == 2 else { throw HarnessFailure("links: \(targets)") }
+            return (targets[0], targets[1])
+        }
+        let builds = "/usr/share/usedspace/desktop/"
+        // No desktop at all: the builds for today's desktops.
+        #expect(try linked() == (builds + "gnome-shell-45/" + DesktopBuild.extensionUUID, builds + "plasma-6/" + DesktopBuild.plasmoidID))
+        #expect(install.stderr.contains("desktop-builds: no GNOME Shell here"), "\(install.stderr.suffix(2000))")
+
+        /// A stand-in package `name` at `version` holding the executable `program`, which prints `says`.
+        func standIn(_ package: String, _ version: String, _ program: String, says: String) throws -> String {
+            let tree = scratch.subpath("\(package)-\(version)")
+            try FileManager.default.createDirectory(atPath: tree + "/DEBIAN", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: tree + "/usr/bin", withIntermediateDirectories: true)
+            try "Package: \(package)\nVersion: \(version)\nArchitecture: all\nMaintainer: tests <tests@example.invalid>\nDescription: stand-in for the tests\n"
+                .write(toFile: tree + "/DEBIAN/control", atomically: true, encoding: .utf8)
+            try "#!/bin/sh\necho \(quoted(says))\n".write(toFile: tree + "/usr/bin/" + program, atomically: true, encoding: .utf8)
+            chmod(tree + "/usr/bin/" + program, 0o755)
+            let built = "/tmp/\(package)_\(version)_all.deb"
+            try CommandRunner.shell("dpkg-deb --root-owner-group --build \(quoted(tree)) \(quoted(debian.root + built)) >/dev/null")
+            return built
+        }
+        /// What dpkg and the maintainer scripts it ran said.
+        func dpkg(_ arguments: String) throws -> String {
+            let result = try debian.run("dpkg \(arguments)", timeout: 120)
+            guard result.status == 0 else { throw HarnessFailure("dpkg \(arguments): \(result.stdout)\(result.stderr)") }
+            return result.stdout + result.stderr
+        }
+
+        // GNOME Shell 43 installed: its trigger links the legacy build; upgraded to 48: the
+        // ES-module build; removed: today's again.
+        var said = try dpkg("-i " + (try standIn("gnome-shell", "43.9-0+deb12u2", "gnome-shell", says: "GNOME Shell 43.9")))
+        #expect(try linked().gnome == builds + "gnome-shell-43/" + DesktopBuild.extensionUUID, "\(said)")
+        #expect(said.contains("desktop-builds: GNOME Shell 43: the extension for GNOME 43 and 44"), "\(said)")
+        said = try dpkg("-i " + (try standIn("gnome-shell", "48.7-0+deb13u2", "gnome-shell", says: "GNOME Shell 48.7")))
+        #expect(try linked().gnome == builds + "gnome-shell-45/" + DesktopBuild.extensionUUID, "\(said)")
+        _ = try dpkg("--purge gnome-shell")
+        #expect(try linked().gnome == builds + "gnome-shell-45/" + DesktopBuild.extensionUUID)
+
+        // Plasma 5.27 (kpackagetool5), then Plasma 6 beside it, then 6 gone again.
+        said = try dpkg("-i " + (try standIn("kpackagetool5", "5.103.0-1", "kpackagetool5", says: "kpackagetool5 2.0")))
+        #expect(try linked().plasma == builds + "plasma-5/" + DesktopBuild.plasmoidID, "\(said)")
+        _ = try dpkg("-i " + (try standIn("kpackagetool6", "6.13.0-1", "kpackagetool6", says: "kpackagetool6 2.0")))
+        #expect(try linked().plasma == builds + "plasma-6/" + DesktopBuild.plasmoidID)
+        _ = try dpkg("--purge kpackagetool6")
+        #expect(try linked().plasma == builds + "plasma-5/" + DesktopBuild.plasmoidID)
+
+        // Removed: the links go with the package.
+        _ = try dpkg("--purge usedspace")
+        #expect(try debian.run("test -e \(extensionLink) || test -L \(extensionLink) || test -e \(widgetLink) || test -L \(widgetLink)").status != 0,
+                "a link is left after dpkg --purge")
     }
 
     // MARK: - A real user manager

@@ -65,7 +65,7 @@ import Testing
         // on a real login, here the manager's own data directory.
         let unitDirectory = manager.environment["XDG_DATA_HOME"]! + "/systemd/user"
         let install = try Self.make(["install", "PREFIX=\(prefix)", "USERUNITDIR=\(unitDirectory)",
-                                     "BUILDDIR=\(CommandRunner.productsDirectory.path)"])
+                                     "BUILDDIR=\(CommandRunner.productsDirectory.path)", "GNOME_SHELL=43", "PLASMA=5"])
         try #require(install.status == 0, "\(install.stderr)")
         var expected = [prefix + "/bin/usedspace", prefix + "/bin/usedspaced",
                         unitDirectory + "/usedspace.service", unitDirectory + "/usedspace.socket",
@@ -79,9 +79,9 @@ import Testing
         where FileManager.default.fileExists(atPath: Self.repository.path + "/completions/" + source) {
             expected.append(prefix + installed)
         }
-        // The desktops' front-ends, as desktop/build.sh builds them: the GNOME Shell 43
-        // extension with its compiled settings schema, and the Plasma widget.
-        expected += try DesktopBuild.files(in: try DesktopBuild.gnomeExtension())
+        // The desktops' front-ends, as desktop/build.sh builds them (the builds named): the
+        // GNOME Shell 43 extension with its compiled settings schema, and the Plasma widget.
+        expected += try DesktopBuild.files(in: try DesktopBuild.gnomeExtension(43))
             .map { prefix + "/share/gnome-shell/extensions/" + DesktopBuild.extensionUUID + "/" + $0 }
         expected += try DesktopBuild.files(in: try DesktopBuild.plasmoid(5)).map { prefix + "/share/plasma/plasmoids/" + DesktopBuild.plasmoidID + "/" + $0 }
         #expect(expected.contains { $0.hasSuffix("/schemas/gschemas.compiled") })

@@ -31,7 +31,7 @@ enum DesktopBuild {
     }
 
     /// The GNOME Shell extension built for `variant` (43 or 45).
-    static func gnomeExtension(_ variant: Int = 43) throws -> String {
+    static func gnomeExtension(_ variant: Int) throws -> String {
         try output() + "/gnome-\(variant)/" + extensionUUID
     }
 
