@@ -46,7 +46,8 @@ final class GenerationRoot {
     /// The users added to the root's passwd so far.
     private let users = Locked<Set<String>>([])
 
-    init(_ release: Release) throws {
+    /// `package: false`: usedspace not installed (a desktop's store install alone).
+    init(_ release: Release, package: Bool = true) throws {
         self.release = release
         let made = try CommandRunner.run(Self.makeRoot, [release.rawValue],
                                          environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "USEDSPACE_ROOTS": Self.cache],
@@ -81,7 +82,7 @@ final class GenerationRoot {
         guard waitUntil(seconds: 20, { (try? String(contentsOfFile: self.scratch.subpath("holder.log"), encoding: .utf8))?.contains("ready") == true }) else {
             throw HarnessFailure("the \(release.rawValue) root's namespace: \((try? String(contentsOfFile: scratch.subpath("holder.log"), encoding: .utf8)) ?? "")")
         }
-        try installPackage()
+        if package { try installPackage() }
     }
 
     /// `apt install ./usedspace_….deb`, as the README says: its Depends from the release's
@@ -104,7 +105,7 @@ final class GenerationRoot {
     func run(_ script: String, timeout: TimeInterval = 60) throws -> CommandResult {
         let inside = command("/bin/sh", ["-c", script])
         return try CommandRunner.run(inside.executable, inside.arguments,
-                                     environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root", "LANG": "C.UTF-8",
+                                     environment: ["PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root", "LANG": "C.UTF-8",
                                                    "DEBIAN_FRONTEND": "noninteractive"], timeout: timeout)
     }
 
