@@ -4,11 +4,28 @@
 import * as Format from './format.js';
 import * as Filesystems from './filesystems.js';
 
+// What a front-end installed without usedspace (from a store) says, and what to do.
+export const NOT_INSTALLED = 'usedspace is not installed: install it (its package, or make install), ' +
+    'then enable its daemon: systemctl --user enable --now usedspace.socket';
+
+// Why the menu has no filesystem to show, in one line ('' when it has or is still asking).
+export function daemonMessage(daemon, filesystems) {
+    if (daemon === 'missing')
+        return NOT_INSTALLED;
+    if (daemon === 'absent')
+        return 'The usedspace daemon is not running.';
+    if (daemon === 'running' && filesystems.length === 0)
+        return 'The usedspace daemon watches no filesystem.';
+    return '';
+}
+
 // The top bar: `text` beside the bar, `fill` (0 to 1) of the bar, `level` (the colour:
 // normal, warning, critical) and `mode` (fresh, stale, failed, error, no-daemon, empty).
-// `daemon`: 'connecting' (before the first answer), 'running', 'absent', or 'error' (what
-// came was not an answer at all).
+// `daemon`: 'connecting' (before the first answer), 'running', 'absent' (not running),
+// 'missing' (usedspace is not installed), or 'error' (what came was not an answer at all).
 export function indicatorView(daemon, filesystems, home) {
+    if (daemon === 'missing')
+        return {mode: 'no-daemon', level: 'normal', fill: 0, text: 'not installed'};
     if (daemon === 'absent')
         return {mode: 'no-daemon', level: 'normal', fill: 0, text: 'no daemon'};
     if (daemon === 'error')

@@ -18,8 +18,12 @@ export class UsedSpaceClient {
         this._manager = null;
         this._signals = [];
         this._cancellable = new Gio.Cancellable();
-        // 'connecting' until the bus first answers, then 'running' or 'absent'.
+        // 'connecting' until the bus first answers, then 'running', 'absent' (not running) or
+        // 'missing' (not installed: the bus cannot start it).
         this.daemon = 'connecting';
+        this._activatable = null;
+        // Once seen running, it is installed: a daemon started by hand has no activation file.
+        this._seenRunning = false;
         this.filesystems = [];
         // Without DO_NOT_AUTO_START: the first look at the name starts the daemon through
         // D-Bus activation (its service file says SystemdService=usedspace.service).
@@ -46,7 +50,11 @@ export class UsedSpaceClient {
     // Reads every filesystem object anew from the proxies' caches (a few dozen properties;
     // it runs once per publish, never on an idle disk).
     _refresh() {
-        this.daemon = this._manager.name_owner !== null ? 'running' : 'absent';
+        const running = this._manager.name_owner !== null;
+        this._seenRunning ||= running;
+        this.daemon = running ? 'running' : this._missing() ? 'missing' : 'absent';
+        if (!running && !this._seenRunning)
+            this._askActivatable();
         this.filesystems = [];
         for (const object of this._manager.get_objects()) {
             const proxy = object.get_interface(FILESYSTEM_INTERFACE);
@@ -58,6 +66,35 @@ export class UsedSpaceClient {
             }));
         }
         this._onChange();
+    }
+
+    // Whether the bus can start the daemon (usedspace installed its activation file): an
+    // extension installed from a store alone says what to install, not that it is stopped.
+    // Asked only while no daemon runs, once per change the bus reports.
+    _askActivatable() {
+        Gio.DBus.session.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+            'ListActivatableNames', null, new GLib.VariantType('(as)'), Gio.DBusCallFlags.NONE, -1,
+            this._cancellable, (connection, result) => {
+                let activatable;
+                try {
+                    activatable = connection.call_finish(result).deepUnpack()[0].includes(BUS_NAME);
+                } catch (error) {
+                    if (!error.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
+                        logError(error, 'usedspace: cannot ask the session bus what it can start');
+                    return;
+                }
+                if (activatable === this._activatable || !this._manager)
+                    return;
+                this._activatable = activatable;
+                if (this._manager.name_owner === null) {
+                    this.daemon = this._missing() ? 'missing' : 'absent';
+                    this._onChange();
+                }
+            });
+    }
+
+    _missing() {
+        return this._activatable === false && !this._seenRunning;
     }
 
     // D-Bus activation by hand: the daemon started through the bus (and so by systemd).

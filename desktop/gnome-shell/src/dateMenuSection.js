@@ -8,7 +8,7 @@ import * as Main from 'resource:///org/gnome/shell/ui/main.js';
 import {UsageBar} from './usageBar.js';
 import {verticalBox} from './verticalBox.js';
 import {applyStyle} from './styleClasses.js';
-import {summaryLine} from './display.js';
+import {daemonMessage, summaryLine} from './display.js';
 import {sortedForMenu} from './filesystems.js';
 
 export const DateMenuSection = GObject.registerClass(
@@ -26,11 +26,11 @@ class DateMenuSection extends St.Button {
         box.add_child(this._rows);
     }
 
-    // `daemon`: 'connecting', 'running' or 'absent' (UsedSpaceClient).
+    // `daemon`: 'connecting', 'running', 'absent' or 'missing' (UsedSpaceClient).
     update(daemon, filesystems, home) {
         this._rows.destroy_all_children();
         if (filesystems.length === 0) {
-            const text = {connecting: '…', running: 'No filesystem watched', absent: 'The usedspace daemon is not running'}[daemon];
+            const text = daemonMessage(daemon, filesystems) || '…';
             this._rows.add_child(new St.Label({style_class: 'usedspace-datemenu-free', text}));
             return;
         }

@@ -9,7 +9,7 @@ import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
 import {UsageBar} from './usageBar.js';
 import {applyStyle} from './styleClasses.js';
 import {FilesystemItem} from './filesystemItem.js';
-import {filesystemView, indicatorView} from './display.js';
+import {daemonMessage, filesystemView, indicatorView} from './display.js';
 import {panelFilesystem, sortedForMenu} from './filesystems.js';
 
 export const Indicator = GObject.registerClass(
@@ -27,6 +27,8 @@ class Indicator extends PanelMenu.Button {
         this.label_actor = this._label;
 
         this._message = new PopupMenu.PopupMenuItem('', {reactive: false, style_class: 'usedspace-message'});
+        // What to install and enable is one long line: wrapped at the menu's width.
+        this._message.label.clutter_text.line_wrap = true;
         this.menu.addMenuItem(this._message);
         this._start = new PopupMenu.PopupMenuItem('Start the Daemon');
         this._start.connect('activate', () => actions.startDaemon());
@@ -45,7 +47,7 @@ class Indicator extends PanelMenu.Button {
         this._shown = null;
     }
 
-    // `daemon`: 'connecting', 'running' or 'absent' (UsedSpaceClient).
+    // `daemon`: 'connecting', 'running', 'absent' or 'missing' (UsedSpaceClient).
     update(daemon, filesystems, home) {
         const view = indicatorView(daemon, filesystems, home);
         this._label.text = view.text;
@@ -53,11 +55,7 @@ class Indicator extends PanelMenu.Button {
         applyStyle(this._box, view);
         this._shown = panelFilesystem(filesystems, home);
 
-        let message = '';
-        if (daemon === 'absent')
-            message = 'The usedspace daemon is not running.';
-        else if (daemon === 'running' && filesystems.length === 0)
-            message = 'The usedspace daemon watches no filesystem.';
+        const message = daemonMessage(daemon, filesystems);
         this._message.label.text = message;
         this._message.visible = message !== '';
         this._start.visible = daemon === 'absent';

@@ -17,15 +17,16 @@ export function command(seqs, serial) {
     return `exec usedspace status --all --format json${after} #${serial}`;
 }
 
-// {problem, daemon ('running' or 'absent'), filesystems, seqs}: `problem` is null when the
-// output made sense.
+// {problem, daemon ('running', 'absent' or 'missing'), filesystems, seqs}: `problem` is null
+// when the output made sense.
 export function readAnswer(exitCode, stdout, stderr) {
     const lines = String(stdout || '').split('\n').filter(line => line.trim() !== '');
     if (lines.length === 0 && exitCode !== 0) {
-        const said = String(stderr || '').split('\n').filter(line => line.trim() !== '')[0];
-        // What to do, not the shell's "not found": the client comes with the daemon.
+        // The shell found no usedspace on the widget's PATH (a widget from the store alone):
+        // the client comes with the daemon, and the views say what to install.
         if (exitCode === 127)
-            return failure('usedspace is not installed where the widget looks (PATH): install usedspace, then enable its daemon: systemctl --user enable --now usedspace.socket');
+            return {problem: null, daemon: 'missing', filesystems: [], seqs: []};
+        const said = String(stderr || '').split('\n').filter(line => line.trim() !== '')[0];
         return failure(said || `usedspace exited with status ${exitCode}`);
     }
     const filesystems = [];

@@ -35,10 +35,11 @@ ColumnLayout {
         // Plasma 5.27's Label aligns by its line count, which wrapping changes: a binding loop.
         verticalAlignment: Text.AlignTop
         visible: text !== ""
+        // Without a daemon the client samples by itself: the numbers are still shown, and said
+        // to be the client's.
         text: full.status.problem !== "" ? full.status.problem
             : full.status.daemon === "absent" ? i18n("The usedspace daemon is not running: these numbers are the client's own. Enable it with: systemctl --user enable --now usedspace.socket")
-            : full.status.daemon === "running" && full.status.filesystems.length === 0 ? i18n("The usedspace daemon watches no filesystem.")
-            : ""
+            : Display.daemonMessage(full.status.daemon, full.status.filesystems)
         onTextChanged: console.debug(full.log, "message:", message.text)
     }
 

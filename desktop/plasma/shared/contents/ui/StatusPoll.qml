@@ -11,7 +11,8 @@ Item {
     // What the views show, replaced as a whole so that none of them ever sees a new `daemon`
     // with the previous `filesystems` (a "no daemon" answer's own sample shown as the
     // daemon's, for a moment): {daemon, problem, filesystems}. `daemon`: 'connecting',
-    // 'running', 'absent' (no daemon: the client sampled by itself) or 'error'; `problem`:
+    // 'running', 'absent' (no daemon: the client sampled by itself), 'missing' (no client to
+    // run: usedspace is not installed) or 'error'; `problem`:
     // why what came is not an answer (shown as an error), or "".
     property var current: ({daemon: "connecting", problem: "", filesystems: []})
     // What to install when the data engine cannot be loaded (Plasma 6 without Plasma5Support):
@@ -57,9 +58,10 @@ Item {
     function answered(exitCode, stdout, stderr) {
         const answer = StatusJson.readAnswer(exitCode, stdout, stderr);
         const same = answer.seqs.join(",") === seqs.join(",");
-        if (answer.problem) {
-            current = {daemon: answer.daemon, problem: answer.problem, filesystems: current.filesystems};
-            // Again after 2, 4, 8… seconds, at most a minute apart.
+        if (answer.problem || answer.daemon === "missing") {
+            current = {daemon: answer.daemon, problem: answer.problem || "", filesystems: answer.problem ? current.filesystems : []};
+            // Again after 2, 4, 8… seconds, at most a minute apart (usedspace may be installed
+            // meanwhile).
             failures += 1;
             again.interval = Math.min(60000, 1000 * Math.pow(2, failures));
             again.start();
