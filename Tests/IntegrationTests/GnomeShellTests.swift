@@ -21,10 +21,16 @@ struct GnomeShellTests {
     }
 
     @Test func theIndicatorFollowsAFillTheDaemonStoppingAndStartingAgain() throws {
+        try Self.fillStopAndStart(in: nil)
+    }
+
+    /// The fill, the menus, the settings, the daemon stopped and started, in this machine's
+    /// shell (`root` nil) or in a later release's.
+    static func fillStopAndStart(in root: GenerationRoot?) throws {
         let scratch = try ScratchDirectory("gnome-fill")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=10m,mode=0777")
         let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "100ms"],
-                                           config: "[bar]\nwarn = 50%\ncritical = 90%\n\n[filesystem \(mount)]\nlabel = \"scratch \"\n")
+                                           config: "[bar]\nwarn = 50%\ncritical = 90%\n\n[filesystem \(mount)]\nlabel = \"scratch \"\n", in: root)
         try daemon.waitUntilAnswering()
         let shell = try GnomeShellSession(session: daemon.manager)
         #expect(try shell.extensionState() == "ENABLED", "\(shell.log.suffix(2000))")
@@ -60,7 +66,7 @@ struct GnomeShellTests {
         #expect(details.count == 3, "\(details)")
         for line in details { #expect(ClientSays.shows(menu, line[0], line[1]), "\(line) in \(menu)") }
         #expect(menu.contains("scratch") && menu.contains(after.replacingOccurrences(of: "scratch ", with: "")), "\(menu)")
-        try Self.screenshot(shell, "gnome-menu", crop: "500x360+780+0")
+        try Self.screenshot(shell, shell.major == 43 ? "gnome-menu" : "gnome-\(shell.major)-menu", crop: "500x360+780+0")
         try shell.activateMenuItem("Open Disk Usage Analyzer")
         #expect(waitUntil(seconds: 5) {
             (try? String(contentsOfFile: shell.analyzerCalls, encoding: .utf8)) == mount + "\n"
@@ -82,7 +88,7 @@ struct GnomeShellTests {
         let free = try ClientSays.status(daemon, mount, "{free} free of {total}")
         let section = try shell.openDateMenu()
         #expect(section.first == "Used Space" && section.contains("scratch") && section.contains(free), "\(section)")
-        try Self.screenshot(shell, "gnome-date-menu", crop: "740x560+270+0")
+        try Self.screenshot(shell, shell.major == 43 ? "gnome-date-menu" : "gnome-\(shell.major)-date-menu", crop: "740x560+270+0")
         try shell.closeMenus()
         try shell.setSetting("show-in-date-menu", "false")
         #expect(waitUntil(seconds: 5) { (try? shell.openDateMenu()) == [] })
@@ -107,14 +113,26 @@ struct GnomeShellTests {
 
     @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, python3-fusepy and fusermount3"))
     func aHungMountMakesTheIndicatorStaleWhileTheShellAnswersItsBusAtOnce() throws {
+        try Self.hungMount(in: nil)
+    }
+
+    static func hungMount(in root: GenerationRoot?) throws {
         let hanging = try HangingMount()
         let daemon = try UserServiceDaemon(arguments: ["--path", hanging.mountPoint, "--interval", "100ms", "--timeout", "1s"],
-                                           config: "[filesystem \(hanging.mountPoint)]\nlabel = \"remote \"\n")
+                                           config: "[filesystem \(hanging.mountPoint)]\nlabel = \"remote \"\n", in: root)
         try daemon.waitUntilAnswering()
         let shell = try GnomeShellSession(session: daemon.manager)
         func indicator() -> GnomeIndicator? { (try? shell.indicator()) ?? nil }
         #expect(waitUntil(seconds: 10) { indicator()?.styleClasses.contains("usedspace-fresh") == true }, "\(String(describing: indicator()))")
 
+        // The shell's own pace first, the mount answering, with the same work asked of it
+        // (the indicator read, the menu opened and closed): a shell that renders in software
+        // takes a while over a menu whatever the mounts do (GNOME 51 here, up to 0.3 s).
+        let calm = try shell.startLatencyProbe(seconds: 6)
+        _ = indicator()
+        _ = try shell.openMenu()
+        try shell.closeMenus()
+        let before = try calm.result()
         let probe = try shell.startLatencyProbe(seconds: 6)
         hanging.hang()
         #expect(waitUntil(seconds: 5) { indicator()?.text.hasSuffix("% (stale)") == true }, "\(String(describing: indicator()))")
@@ -124,10 +142,31 @@ struct GnomeShellTests {
         try shell.closeMenus()
         let latency = try probe.result()
         #expect(latency.calls >= 30, "\(latency)")
-        #expect(latency.worstMilliseconds < 100, "the shell's own D-Bus methods took up to \(latency.worstMilliseconds) ms while the mount hung")
-        print("GNOME Shell answered \(latency.calls) calls while the watched mount hung, the slowest in \(String(format: "%.1f", latency.worstMilliseconds)) ms")
+        // Frozen, it would answer after the hang (6 s); slowed, slower than it answers anyway.
+        #expect(latency.worstMilliseconds < max(100, 2 * before.worstMilliseconds),
+                "the shell's own D-Bus methods took up to \(latency.worstMilliseconds) ms while the mount hung, \(before.worstMilliseconds) ms before")
+        print("GNOME Shell \(shell.major) answered \(latency.calls) calls while the watched mount hung, the slowest in "
+              + "\(String(format: "%.1f", latency.worstMilliseconds)) ms (\(String(format: "%.1f", before.worstMilliseconds)) ms before it hung)")
         hanging.release()
         #expect(waitUntil(seconds: 10) { indicator()?.styleClasses.contains("usedspace-fresh") == true }, "\(String(describing: indicator()))")
         #expect(!shell.log.contains("JS ERROR"), "\(shell.log.suffix(3000))")
+    }
+}
+
+/// The same in the GNOME Shell of each later Debian release (GenerationRoot): 48 in Debian 13,
+/// 51 in sid, with the extension the package installed there (the build for 45 and later).
+@Suite(.serialized, Prerequisite.root,
+       Prerequisite.enabled(GenerationRoot.available, GenerationRoot.requirement),
+       Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"))
+struct GnomeShellGenerationTests {
+    @Test(arguments: GenerationRoot.Release.allCases)
+    func theIndicatorFollowsAFillTheDaemonStoppingAndStartingAgain(_ release: GenerationRoot.Release) throws {
+        try GnomeShellTests.fillStopAndStart(in: try GenerationRoot(release))
+    }
+
+    @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, python3-fusepy and fusermount3"),
+          arguments: GenerationRoot.Release.allCases)
+    func aHungMountMakesTheIndicatorStaleWhileTheShellAnswersItsBusAtOnce(_ release: GenerationRoot.Release) throws {
+        try GnomeShellTests.hungMount(in: try GenerationRoot(release))
     }
 }

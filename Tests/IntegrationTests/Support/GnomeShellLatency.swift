@@ -56,8 +56,11 @@ extension GnomeShellSession {
 
     /// Sets a key of the extension's settings while the shell runs (the extension follows).
     func setSetting(_ key: String, _ value: String) throws {
+        // The schema of an extension a user installed is in its own schemas/; the package's
+        // is among the system's.
         let schemas = manager.user!.home + "/.local/share/gnome-shell/extensions/" + DesktopBuild.extensionUUID + "/schemas"
-        let result = try asUser("/usr/bin/gsettings", ["--schemadir", schemas, "set", "org.gnome.shell.extensions.usedspace", key, value])
+        let directory = manager.root == nil ? ["--schemadir", schemas] : []
+        let result = try asUser("/usr/bin/gsettings", directory + ["set", "org.gnome.shell.extensions.usedspace", key, value])
         guard result.status == 0 else { throw HarnessFailure("gsettings set \(key): \(result.stderr)") }
     }
 }

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
 
-/// A real GNOME Shell 43 in a user's real session: headless Wayland with a virtual monitor,
+/// A real GNOME Shell in a user's real session: headless Wayland with a virtual monitor,
 /// run as the unprivileged user of a UserServiceDaemon's manager, in that manager's mount
-/// namespace and on its session bus, where the daemon is. The extension is installed as a
-/// user installs it (~/.local/share/gnome-shell/extensions, enabled in dconf), with the
-/// test hooks beside it (Tests/Fixtures/gnome-shell): unsafe mode, so that
+/// namespace and on its session bus, where the daemon is: this machine's GNOME Shell 43, or,
+/// in a GenerationRoot, that release's. The extension is installed as a user installs it
+/// (~/.local/share/gnome-shell/extensions, the build for the shell's version), or in a root
+/// as the package installed it there; it is enabled in dconf, with the test hooks beside it
+/// (Tests/Fixtures/gnome-shell, gnome-shell-45 for 45 and later): unsafe mode, so that
 /// org.gnome.Shell.Eval reads what the extension shows, and no Overview at start. A private
 /// stand-in system bus keeps the shell alive where /run/systemd/seats exists and no system
 /// bus runs. A fake `baobab` on the shell's PATH records what it was asked to open.
@@ -25,7 +27,9 @@ final class GnomeShellSession {
 
     /// `settings`: keys of org.gnome.shell.extensions.usedspace set before the shell starts
     /// (gsettings syntax: "false", "'a command'").
-    init(session manager: SystemdUserManager, settings: [String: String] = [:]) throws {
+    /// `storeArchive`: the extension installed from that zip (extensions.gnome.org's form)
+    /// with `gnome-extensions install`, as a user installs a download, instead.
+    init(session manager: SystemdUserManager, settings: [String: String] = [:], storeArchive: String? = nil) throws {
         self.manager = manager
         guard let user = manager.user else { throw HarnessFailure("GNOME Shell runs in an unprivileged user's session") }
         scratch = try ScratchDirectory("gnome-shell")
@@ -38,10 +42,20 @@ final class GnomeShellSession {
         chown(scratch.path, user.uid, user.gid)
         chown(analyzerCalls, user.uid, user.gid)
 
+        let version = try CommandRunner.run(manager.userCommand.executable, manager.userCommand.arguments + ["/usr/bin/gnome-shell", "--version"],
+                                            environment: manager.environment).stdout
+        guard let major = Int(version.split(separator: " ").dropFirst(2).first?.split(separator: ".").first ?? "") else {
+            throw HarnessFailure("gnome-shell --version: \(version)")
+        }
+        self.major = major
         let extensions = user.home + "/.local/share/gnome-shell/extensions"
         try FileManager.default.createDirectory(atPath: extensions, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try DesktopBuild.gnomeExtension(), toPath: extensions + "/" + DesktopBuild.extensionUUID)
-        try FileManager.default.copyItem(atPath: Self.hooks, toPath: extensions + "/" + (Self.hooks as NSString).lastPathComponent)
+        if manager.root == nil && storeArchive == nil {
+            try FileManager.default.copyItem(atPath: try DesktopBuild.gnomeExtension(major >= 45 ? 45 : 43),
+                                             toPath: extensions + "/" + DesktopBuild.extensionUUID)
+        }
+        let hooks = major >= 45 ? Self.hooks45 : Self.hooks
+        try FileManager.default.copyItem(atPath: hooks, toPath: extensions + "/" + (hooks as NSString).lastPathComponent)
         _ = FileManager.default.createFile(atPath: user.home + "/.local/share/gnome-shell/lock-warning-shown", contents: nil)
         try manager.giveToUser(user.home + "/.local")
 
@@ -52,6 +66,10 @@ final class GnomeShellSession {
         environment["XDG_CURRENT_DESKTOP"] = "GNOME"
         self.environment = environment
 
+        if let storeArchive {
+            let installed = try asUser("/usr/bin/gnome-extensions", ["install", "--force", storeArchive])
+            guard installed.status == 0 else { throw HarnessFailure("gnome-extensions install: \(installed.stdout)\(installed.stderr)") }
+        }
         try UserBus(manager: manager).start()
         processes.append(try spawnAsUser("/usr/bin/dbus-daemon", ["--session", "--nofork", "--address=" + environment["DBUS_SYSTEM_BUS_ADDRESS"]!],
                                    log: "system-bus.log"))
@@ -70,6 +88,10 @@ final class GnomeShellSession {
     }
 
     static let hooks = DesktopBuild.repository.path + "/Tests/Fixtures/gnome-shell/test-hooks@usedspace.test"
+    static let hooks45 = DesktopBuild.repository.path + "/Tests/Fixtures/gnome-shell-45/test-hooks@usedspace.test"
+
+    /// The shell's major version (43, 48, 51…).
+    let major: Int
 
     /// A long-running program as the session's user, its output in `log` in the scratch directory.
     func spawnAsUser(_ executable: String, _ arguments: [String], log: String) throws -> SpawnedProcess {
@@ -114,13 +136,15 @@ final class GnomeShellSession {
     }
 
     /// The extension's state as the shell's extension manager has it (ENABLED, ERROR…), and
-    /// its error when it has one.
+    /// its error when it has one. GNOME 46 renamed ENABLED and DISABLED to ACTIVE and
+    /// INACTIVE: said with 43's names on every version (Eval sees shellDBus.js's
+    /// ExtensionUtils, whichever module system the shell has).
     func extensionState() throws -> String {
         try evalJSON("""
             (() => { const e = Main.extensionManager.lookup('\(DesktopBuild.extensionUUID)');
               if (!e) return 'missing';
-              const names = Object.keys(imports.misc.extensionUtils.ExtensionState);
-              const name = names.find(n => imports.misc.extensionUtils.ExtensionState[n] === e.state);
+              const states = ExtensionUtils.ExtensionState; const found = Object.keys(states).find(n => states[n] === e.state);
+              const name = {ACTIVE: 'ENABLED', INACTIVE: 'DISABLED'}[found] ?? found;
               return e.error ? `${name}: ${e.error}` : name; })()
             """) as? String ?? "?"
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// A real KDE Plasma 5.27 `plasmoidviewer` on Xvfb, run as the unprivileged user of a
+/// A real KDE Plasma `plasmoidviewer` on Xvfb (this machine's 5.27, or a GenerationRoot's 6), run as the unprivileged user of a
 /// UserServiceDaemon's manager, in that user's session (its environment, mount namespace and
 /// session bus), with the widget installed as a user installs it
 /// (~/.local/share/plasma/plasmoids/io.github.usedspace) and `usedspace` on its PATH, as
@@ -10,8 +10,11 @@ import Testing
 /// view shows. A fake `baobab` on the PATH records what it was asked to open.
 final class PlasmaViewerSession {
     static var available: Bool {
-        ["plasmoidviewer", "Xvfb", "import", "xdotool", "kpackagetool5"].allSatisfy(Prerequisite.hasCommand) && DesktopBuild.available
+        ["plasmoidviewer", "kpackagetool5"].allSatisfy(Prerequisite.hasCommand) && DesktopBuild.available && hostAvailable
     }
+    /// What runs on this machine whichever Plasma the viewer is: the X server, the clicks,
+    /// the screenshots.
+    static var hostAvailable: Bool { ["Xvfb", "import", "xdotool"].allSatisfy(Prerequisite.hasCommand) }
     static let requirement: Comment = "needs plasmoidviewer (plasma-sdk), plasma-desktop, kpackagetool5, Xvfb, xdotool and ImageMagick"
 
     let manager: SystemdUserManager
@@ -25,7 +28,14 @@ final class PlasmaViewerSession {
     /// `formFactor`: "horizontal" (a panel: the compact view) or "planar" (the desktop: the
     /// full view). `client`: the `usedspace` on the widget's PATH (a stand-in, for what the
     /// real one never prints).
-    init(session manager: SystemdUserManager, formFactor: String = "horizontal", client: String = CommandRunner.usedspace) throws {
+    ///
+    /// In a GenerationRoot the widget is the one the package installed (the build for that
+    /// release's Plasma), and the client the package's.
+    ///
+    /// `storeArchive`: the widget installed from that .plasmoid (the KDE Store's form) with the
+    /// session's kpackagetool (6, else 5), and no usedspace on the PATH: a store install alone.
+    init(session manager: SystemdUserManager, formFactor: String = "horizontal", client: String? = nil, storeArchive: String? = nil) throws {
+        let client = client ?? manager.clientPath
         self.manager = manager
         guard let user = manager.user else { throw HarnessFailure("plasmoidviewer runs in an unprivileged user's session") }
         scratch = try ScratchDirectory("plasma")
@@ -40,15 +50,20 @@ final class PlasmaViewerSession {
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try "#!/bin/sh\necho \"$*\" >> \(quoted(analyzerCalls))\n".write(toFile: bin + "/baobab", atomically: true, encoding: .utf8)
         chmod(bin + "/baobab", 0o755)
-        try FileManager.default.createSymbolicLink(atPath: bin + "/usedspace", withDestinationPath: client)
+        if storeArchive == nil { try FileManager.default.createSymbolicLink(atPath: bin + "/usedspace", withDestinationPath: client) }
 
         // Installed by the user's own tool, as a user installs a downloaded widget.
         var environment = manager.environment
         environment["PATH"] = bin + ":/usr/bin:/bin"
-        let install = try CommandRunner.run(manager.userCommand.executable,
-                                            manager.userCommand.arguments + ["/usr/bin/kpackagetool5", "--type", "Plasma/Applet", "--install", try DesktopBuild.plasmoid(5)],
-                                            environment: environment)
-        guard install.status == 0 else { throw HarnessFailure("kpackagetool5 --install: \(install.stdout)\(install.stderr)") }
+        let installed = FileManager.default.fileExists(atPath: user.home + "/.local/share/plasma/plasmoids/" + DesktopBuild.plasmoidID)
+        if (manager.root == nil || storeArchive != nil) && !installed {
+            let tool = try CommandRunner.run(manager.userCommand.executable, manager.userCommand.arguments + ["/bin/sh", "-c", "command -v kpackagetool6 || command -v kpackagetool5"],
+                                             environment: environment).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let install = try CommandRunner.run(manager.userCommand.executable,
+                                                manager.userCommand.arguments + [tool, "--type", "Plasma/Applet", "--install", try storeArchive ?? DesktopBuild.plasmoid(5)],
+                                                environment: environment)
+            guard install.status == 0 else { throw HarnessFailure("\(tool) --install: \(install.stdout)\(install.stderr)") }
+        }
 
         var number = 160
         while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { number += 1 }
@@ -73,6 +88,13 @@ final class PlasmaViewerSession {
 
     /// plasmoidviewer's output so far.
     var log: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
+
+    /// What the QML engine said of the widget's own files: an error or warning names the file
+    /// (…/io.github.usedspace/contents/…). plasmoidviewer's own containment has errors of its
+    /// own in some releases (a TypeError in Plasma 6.7's), which are not the widget's.
+    var widgetProblems: [String] {
+        log.split(separator: "\n").map(String.init).filter { $0.contains("/io.github.usedspace/contents/") }
+    }
 
     /// The widget's debug lines, oldest first, without the category's prefix.
     var lines: [String] {
