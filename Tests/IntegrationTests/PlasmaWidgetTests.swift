@@ -112,6 +112,31 @@ struct PlasmaWidgetTests {
         #expect(viewer.widgetProblems.isEmpty && full.widgetProblems.isEmpty, "\(viewer.widgetProblems + full.widgetProblems)")
     }
 
+    /// A watched FUSE mount that stops answering: the widget shows its numbers stale (its
+    /// event loop goes on: it takes the update), and no thread of the viewer waits on the
+    /// mount; answering again, it is followed again.
+    @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, python3-fusepy and fusermount3"))
+    func aHungMountMakesTheWidgetStaleAndNeverStopsIt() throws {
+        try Self.hungMount(in: nil)
+    }
+
+    static func hungMount(in root: GenerationRoot?) throws {
+        let hanging = try HangingMount()
+        let daemon = try UserServiceDaemon(arguments: ["--path", hanging.mountPoint, "--interval", "100ms", "--timeout", "1s"],
+                                           config: "[filesystem \(hanging.mountPoint)]\nlabel = \"remote \"\n", in: root)
+        try daemon.waitUntilAnswering()
+        let viewer = try PlasmaViewerSession(session: daemon.manager)
+        #expect(waitUntil(seconds: 10) { viewer.compact?.mode == "fresh" }, "\(String(describing: viewer.compact))")
+        hanging.hang()
+        #expect(waitUntil(seconds: 5) { viewer.compact?.mode == "stale" && viewer.compact?.text.hasSuffix("% (stale)") == true },
+                "\(String(describing: viewer.compact))")
+        let waiting = ProcessTable.threads(of: viewer.pid).filter { ProcessTable.threadState(of: viewer.pid, $0) == "D" }
+        #expect(waiting.isEmpty, "plasmoidviewer's threads in the kernel's uninterruptible wait: \(waiting)")
+        hanging.release()
+        #expect(waitUntil(seconds: 10) { viewer.compact?.mode == "fresh" }, "\(String(describing: viewer.compact))")
+        #expect(viewer.widgetProblems.isEmpty, "\(viewer.widgetProblems)")
+    }
+
     @Test func theFullViewShowsEveryFilesystemsDetails() throws {
         let scratch = try ScratchDirectory("plasma-full")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=20m,mode=0777")
@@ -172,5 +197,11 @@ struct PlasmaWidgetGenerationTests {
     @Test(arguments: GenerationRoot.Release.allCases)
     func theWidgetFollowsAFillAndTheDaemonStoppingAndStartingAgain(_ release: GenerationRoot.Release) throws {
         try PlasmaWidgetTests.fillStopAndStart(in: try GenerationRoot(release))
+    }
+
+    @Test(Prerequisite.enabled(HangingMount.available, "needs root, /dev/fuse, python3-fusepy and fusermount3"),
+          arguments: GenerationRoot.Release.allCases)
+    func aHungMountMakesTheWidgetStaleAndNeverStopsIt(_ release: GenerationRoot.Release) throws {
+        try PlasmaWidgetTests.hungMount(in: try GenerationRoot(release))
     }
 }

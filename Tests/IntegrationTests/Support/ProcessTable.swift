@@ -21,6 +21,17 @@ enum ProcessTable {
         return (state, parent)
     }
 
+    /// The threads of a process (their ids).
+    static func threads(of pid: pid_t) -> [pid_t] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).compactMap { pid_t($0) }
+    }
+
+    /// A thread's state as /proc says it (R, S, D…).
+    static func threadState(of pid: pid_t, _ thread: pid_t) -> Character? {
+        guard let stat = readProcFile("/proc/\(pid)/task/\(thread)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(after: close)...].first { $0 != " " }
+    }
+
     static func isRunning(_ pid: pid_t) -> Bool {
         guard let state = status(of: pid)?.state else { return false }
         return state != "Z" && state != "X"
