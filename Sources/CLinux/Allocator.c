@@ -6,8 +6,10 @@
 // 64 KiB), carved from 256 KiB regions, and maps only larger blocks. Nothing small is given
 // back: the client is short-lived, and a `watch` reuses the same few sizes for as long as it
 // runs. One spin lock, not a mutex (musl's unlock alone cost more than glibc's whole free):
-// the client's threads allocate rarely. AllocatorTests runs it under a stress program.
+// the client's threads allocate rarely. AllocatorTests runs it under a stress program, which
+// also forks while its threads allocate.
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
 #include <string.h>
@@ -40,6 +42,13 @@ static void lock(void) {
 }
 
 static void unlock(void) { __atomic_store_n(&locked, 0, __ATOMIC_RELEASE); }
+
+// A fork() while another thread holds the lock would give the child a copy locked for good,
+// and the child's first allocation would spin for ever. The lock is held across every fork
+// (no block is half-taken then) and released on both sides.
+static void hold_across_fork(void) { lock(); }
+static void release_after_fork(void) { unlock(); }
+__attribute__((constructor)) static void guard_forks(void) { pthread_atfork(hold_across_fork, release_after_fork, release_after_fork); }
 
 static size_t class_capacity(uint32_t size_class) {
     return size_class < STEPPED ? (size_t)(size_class + 1) * STEP : (size_t)256 << (size_class - STEPPED);

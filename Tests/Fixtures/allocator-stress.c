@@ -2,8 +2,10 @@
 // the C library's malloc for the whole process. Threads allocate, check and free blocks of
 // random sizes and alignments through every entry point; each block is filled with a pattern
 // of its own, checked before it is resized or freed, so that two live blocks that overlap,
-// a resize that loses bytes, or a calloc that is not zero is caught. Prints "ok" and exits 0,
-// or says what broke and exits 1.
+// a resize that loses bytes, or a calloc that is not zero is caught. Meanwhile the main
+// thread forks, and each child allocates and frees: a child that inherited the allocator's
+// lock held by another thread would never finish. Prints "ok" and exits 0, or says what broke
+// and exits 1.
 #include <errno.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -11,8 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
-enum { THREADS = 4, SLOTS = 512, OPERATIONS = 100000 };
+enum { THREADS = 4, SLOTS = 512, OPERATIONS = 100000, FORKS = 300 };
 
 struct slot { unsigned char *bytes; size_t size; unsigned char pattern; };
 
@@ -104,6 +110,35 @@ static void *run(void *argument) {
     return NULL;
 }
 
+// A child of fork() while the threads allocate: it allocates and frees, and must exit within
+// 10 s (one that inherited a held lock spins for ever, and is killed).
+static void fork_and_allocate(void) {
+    pid_t child = fork();
+    if (child < 0) fail("fork failed", 0);
+    if (child == 0) {
+        for (size_t size = 1; size < (200 << 10); size = size * 3 + 1) {
+            void *block = malloc(size);
+            if (!block) _exit(2);
+            memset(block, 0x5a, size);
+            free(block);
+        }
+        _exit(0);
+    }
+    struct timespec pause = {0, 1000000};
+    for (int waited = 0; waited < 10000; waited++) {
+        int status;
+        pid_t done = waitpid(child, &status, WNOHANG);
+        if (done == child) {
+            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail("a child of fork() failed to allocate", 0);
+            return;
+        }
+        nanosleep(&pause, NULL);
+    }
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    fail("a child of fork() never finished allocating: it inherited a held lock", 0);
+}
+
 int main(void) {
     // Ours, not the C library's: its blocks have power-of-two capacities (glibc's 20 is 24).
     void *probe = malloc(20);
@@ -120,7 +155,8 @@ int main(void) {
     pthread_t threads[THREADS];
     for (uintptr_t i = 0; i < THREADS; i++)
         if (pthread_create(&threads[i], NULL, run, (void *)i) != 0) fail("pthread_create failed", 0);
+    for (int i = 0; i < FORKS; i++) fork_and_allocate();
     for (int i = 0; i < THREADS; i++) pthread_join(threads[i], NULL);
-    printf("ok: %d threads, %d operations each\n", THREADS, OPERATIONS);
+    printf("ok: %d threads, %d operations each, %d forks\n", THREADS, OPERATIONS, FORKS);
     return 0;
 }

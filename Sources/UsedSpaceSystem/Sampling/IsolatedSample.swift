@@ -9,7 +9,9 @@ import UsedSpaceCore
 /// be left behind after the timeout. Local filesystems are sampled here: forking costs more
 /// than sampling (docs/PERFORMANCE.md).
 ///
-/// Only for single-threaded processes: the child runs Swift code after fork(2).
+/// The child runs Swift code after fork(2): the client's own malloc holds its lock across a
+/// fork (Allocator.c), but other locks another thread may hold then (the normal build's Swift
+/// runtime's) do not, so only one thread of a process calls this.
 public enum IsolatedSample {
     public static func snapshot(_ path: String, timeoutMilliseconds: Int32) -> Snapshot {
         let mounts = try? MountTable.read()

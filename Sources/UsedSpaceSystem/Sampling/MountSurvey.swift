@@ -11,7 +11,9 @@ import UsedSpaceCore
 /// left to exit when its filesystem answers (IsolatedChild). The mount point is touched
 /// only by statvfs, in the child for those that may hang: never stat(2)ed here.
 ///
-/// Only for single-threaded processes: the children run Swift code after fork(2).
+/// The children run Swift code after fork(2): the client's own malloc holds its lock across a
+/// fork (Allocator.c), but other locks another thread may hold then (the normal build's Swift
+/// runtime's) do not, so only one thread of a process calls this.
 public enum MountSurvey {
     public enum Outcome: Equatable, Sendable {
         case measured(FilesystemStats)
