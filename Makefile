@@ -95,13 +95,15 @@ INSTALLED_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 	$(if $(filter completions/usedspace.bash,$(COMPLETIONS)),$(BASHCOMPDIR)/usedspace) \
 	$(if $(filter completions/_usedspace,$(COMPLETIONS)),$(ZSHCOMPDIR)/_usedspace) \
 	$(if $(filter completions/usedspace.fish,$(COMPLETIONS)),$(FISHCOMPDIR)/usedspace.fish)
-# What an install made before manifests existed may have left here (for `make uninstall`).
+# What an install made before manifests existed may have left here (for `make uninstall`):
+# its files, and whatever is in the desktops' directories, which are usedspace's alone.
 KNOWN_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 	$(USERUNITDIR)/usedspace.service $(USERUNITDIR)/usedspace.socket \
 	$(USERUNITDIR)/usedspace-writers.socket $(USERUNITDIR)/usedspace-writers@.service \
 	$(DBUSSERVICEDIR)/io.github.usedspace.UsedSpace1.service \
 	$(MANDIR)/man1/usedspace.1 $(MANDIR)/man5/usedspace.conf.5 $(MANDIR)/man8/usedspaced.8 \
-	$(BASHCOMPDIR)/usedspace $(ZSHCOMPDIR)/_usedspace $(FISHCOMPDIR)/usedspace.fish
+	$(BASHCOMPDIR)/usedspace $(ZSHCOMPDIR)/_usedspace $(FISHCOMPDIR)/usedspace.fish \
+	$(if $(filter uninstall,$(MAKECMDGOALS)),$(shell find $(DESTDIR)$(GNOME_EXTENSIONDIR) $(DESTDIR)$(PLASMOIDDIR) -type f 2>/dev/null | sed 's|^$(DESTDIR)||'))
 
 .PHONY: all build client check install uninstall deb deb-path bin-dir dist clean
 
