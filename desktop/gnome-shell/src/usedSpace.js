@@ -13,19 +13,28 @@ export class UsedSpace {
         this._settings = settings;
         this._home = GLib.get_home_dir();
         const analyze = filesystem => openAnalyzer(this._settings.get_string('analyzer-command'), filesystem);
-        this._client = null;
-        this._indicator = new Indicator({
-            openAnalyzer: analyze,
-            startDaemon: () => this._client.startDaemon(),
-            openPreferences,
-        });
-        Main.panel.addToStatusArea('usedspace', this._indicator);
-        this._dateMenuSection = null;
         this._analyze = analyze;
-        this._settingsId = settings.connect('changed::show-in-date-menu', () => this._syncDateMenu());
-        this._client = new UsedSpaceClient(() => this._update());
-        this._syncDateMenu();
-        this._update();
+        this._client = null;
+        this._indicator = null;
+        this._dateMenuSection = null;
+        this._settingsId = 0;
+        // A shell that refuses a part (an API gone) puts the extension in its error state:
+        // what was made before it is taken away, not left half-working in the top bar.
+        try {
+            this._indicator = new Indicator({
+                openAnalyzer: analyze,
+                startDaemon: () => this._client.startDaemon(),
+                openPreferences,
+            });
+            Main.panel.addToStatusArea('usedspace', this._indicator);
+            this._settingsId = settings.connect('changed::show-in-date-menu', () => this._syncDateMenu());
+            this._client = new UsedSpaceClient(() => this._update());
+            this._syncDateMenu();
+            this._update();
+        } catch (error) {
+            this.destroy();
+            throw error;
+        }
     }
 
     _syncDateMenu() {
@@ -53,10 +62,12 @@ export class UsedSpace {
     }
 
     destroy() {
-        this._settings.disconnect(this._settingsId);
-        this._client.destroy();
-        if (this._dateMenuSection)
-            this._dateMenuSection.destroy();
-        this._indicator.destroy();
+        if (this._settingsId)
+            this._settings.disconnect(this._settingsId);
+        this._client?.destroy();
+        this._dateMenuSection?.destroy();
+        this._indicator?.destroy();
+        this._settingsId = 0;
+        this._client = this._dateMenuSection = this._indicator = null;
     }
 }
