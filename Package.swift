@@ -2,6 +2,25 @@
 import Foundation
 import PackageDescription
 
+// The toolchain's lib directory, beside the swiftc found on PATH (SwiftPM gives the manifest
+// no other way to name the toolchain).
+let toolchainLibrary: String? = {
+    for directory in (Context.environment["PATH"] ?? "").split(separator: ":") {
+        let swiftc = URL(fileURLWithPath: String(directory)).appendingPathComponent("swiftc")
+        guard FileManager.default.isExecutableFile(atPath: swiftc.path) else { continue }
+        return swiftc.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("../lib").standardized.path
+    }
+    return nil
+}()
+// The architecture built for, as uname -m, the target triple, compiler-rt and Debian's
+// multiarch directories spell it (x86_64, aarch64): this machine's, which the manifest runs
+// on, unless USEDSPACE_ARCH names another (make passes its ARCH).
+let architecture: String = Context.environment["USEDSPACE_ARCH"] ?? {
+    var system = utsname()
+    uname(&system)
+    return withUnsafeBytes(of: system.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+}()
+
 // The normal client (the tests'; what ships is the lean one below) links statically, the
 // fastest start of the normal build (USEDSPACE_CLIENT_LINKING=static-stdlib|dynamic builds
 // the alternatives bench/startup-variants.sh compares). --defsym binds
@@ -33,17 +52,8 @@ let leanSwift: [SwiftSetting] = embedded ? [
     .unsafeFlags(["-Osize"], .when(configuration: .release)),
 ] : []
 let leanCFlags: [CSetting] = embedded ? [.unsafeFlags(["-ffunction-sections", "-fdata-sections"])] : []
-// The toolchain's embedded libraries, beside the swiftc found on PATH (SwiftPM gives the
-// manifest no other way to name the toolchain).
-let embeddedLibraries: String = {
-    for directory in (Context.environment["PATH"] ?? "").split(separator: ":") {
-        let swiftc = URL(fileURLWithPath: String(directory)).appendingPathComponent("swiftc")
-        guard FileManager.default.isExecutableFile(atPath: swiftc.path) else { continue }
-        return swiftc.resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("../lib/swift/embedded/x86_64-unknown-linux-gnu").standardized.path
-    }
-    return "/usr/lib/swift/embedded/x86_64-unknown-linux-gnu"
-}()
+// The toolchain's embedded libraries for the architecture.
+let embeddedLibraries = (toolchainLibrary ?? "/usr/lib") + "/swift/embedded/\(architecture)-unknown-linux-gnu"
 // USEDSPACE_LIBC=musl, with USEDSPACE_EMBEDDED=1: the lean client linked statically against
 // musl instead of glibc, as `make` builds it. A static glibc program spends most of a
 // `usedspace status` in glibc's own start (probing the CPU and its caches with cpuid, which
@@ -53,18 +63,22 @@ let embeddedLibraries: String = {
 // musl is (Debian's musl-dev by default). The toolchain's compiler-rt gives what glibc's
 // libgcc gave (128-bit division), and CLinux its own malloc (Allocator.c: musl's is slow here).
 let musl = embedded && Context.environment["USEDSPACE_LIBC"] == "musl"
-let muslInclude = Context.environment["USEDSPACE_MUSL_INCLUDE"] ?? "/usr/include/x86_64-linux-musl"
-let muslLib = Context.environment["USEDSPACE_MUSL_LIB"] ?? "/usr/lib/x86_64-linux-musl"
+let muslInclude = Context.environment["USEDSPACE_MUSL_INCLUDE"] ?? "/usr/include/\(architecture)-linux-musl"
+let muslLib = Context.environment["USEDSPACE_MUSL_LIB"] ?? "/usr/lib/\(architecture)-linux-musl"
 let muslHeaders = ["-nostdlibinc", "-isystem", muslInclude, "-idirafter", "/usr/include",
-                   "-idirafter", "/usr/include/x86_64-linux-gnu", "-DUSEDSPACE_MUSL", "-DUSEDSPACE_ALLOCATOR"]
+                   "-idirafter", "/usr/include/\(architecture)-linux-gnu", "-DUSEDSPACE_MUSL", "-DUSEDSPACE_ALLOCATOR"]
 let libcSwift: [SwiftSetting] = musl ? [.unsafeFlags(muslHeaders.flatMap { ["-Xcc", $0] })] : []
 // The lean glibc build defines libm's four functions it uses itself (CLinux/Rounding.c), so
 // the daemon maps no libm; musl's are in its libc.a.
 let libcC: [CSetting] = musl ? [.unsafeFlags(muslHeaders)] : embedded ? [.define("USEDSPACE_OWN_ROUNDING")] : []
+// compiler-rt's builtins, in the clang resource directory's older layout (lib/linux/…-x86_64.a)
+// or the per-target one (lib/x86_64-unknown-linux-gnu/…).
 let compilerBuiltins: String = {
-    let clang = URL(fileURLWithPath: embeddedLibraries).appendingPathComponent("../../../clang").standardized
-    let version = (try? FileManager.default.contentsOfDirectory(atPath: clang.path))?.sorted().last ?? "unknown"
-    return clang.appendingPathComponent(version + "/lib/linux/libclang_rt.builtins-x86_64.a").path
+    let clang = (toolchainLibrary ?? "/usr/lib") + "/clang/"
+    let version = (try? FileManager.default.contentsOfDirectory(atPath: clang))?.sorted().last ?? "unknown"
+    let perTarget = clang + version + "/lib/\(architecture)-unknown-linux-gnu/libclang_rt.builtins.a"
+    if FileManager.default.fileExists(atPath: perTarget) { return perTarget }
+    return clang + version + "/lib/linux/libclang_rt.builtins-\(architecture).a"
 }()
 let clientLibc: [LinkerSetting] = musl ? [.unsafeFlags(
     ["-Xclang-linker", "-static", "-Xclang-linker", "-nostdlib"] +
