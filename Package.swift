@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.0
 import Foundation
 import PackageDescription
 
@@ -26,7 +26,18 @@ let architecture: String = Context.environment["USEDSPACE_ARCH"] ?? {
 // the alternatives bench/startup-variants.sh compares). --defsym binds
 // dlopen to glibc's own ___dlopen, the same function, to silence the static linker's warning
 // about a dlopen the Swift runtime makes only for a debugging variable.
-let clientLinking: [LinkerSetting] = switch Context.environment["USEDSPACE_CLIENT_LINKING"] {
+// -static-executable links the libraries the toolchain's static-executable-args.lnk names:
+// Debian 13's Swift 6.0.3 names an ICU of its own (-licuucswift…) that it does not ship
+// ("cannot find -licui18nswift"). There the client links as the daemon does.
+let defaultClientLinking: String = {
+    guard let library = toolchainLibrary.map({ $0 + "/swift_static/linux/" }),
+          let arguments = try? String(contentsOfFile: library + "static-executable-args.lnk", encoding: .utf8)
+    else { return "static-executable" }
+    let own = arguments.split(whereSeparator: \.isWhitespace).filter { $0.hasPrefix("-l") && $0.hasSuffix("swift") }
+    let missing = own.contains { !FileManager.default.fileExists(atPath: library + "lib" + $0.dropFirst(2) + ".a") }
+    return missing ? "static-stdlib" : "static-executable"
+}()
+let clientLinking: [LinkerSetting] = switch Context.environment["USEDSPACE_CLIENT_LINKING"] ?? defaultClientLinking {
 case "dynamic": []
 case "static-stdlib": [.unsafeFlags(["-static-stdlib"])]
 default: [.unsafeFlags(["-static-executable", "-Xlinker", "--defsym=dlopen=___dlopen"])]
