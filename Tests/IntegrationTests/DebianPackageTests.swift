@@ -68,8 +68,10 @@ import Testing
 
     // MARK: - What is in the package
 
+    // The reasons here are joined with +, not interpolated: an interpolation in a @Test's
+    // arguments crashes Swift 6.0.3's compiler (an assertion in CSGen's visitTapExpr).
     @Test(Prerequisite.enabled(DebianPackage.available && ["dpkg-deb", "lintian", "readelf", "file"].allSatisfy(Prerequisite.hasCommand),
-                               "\(DebianPackage.missing); and dpkg-deb, lintian, binutils, file"))
+                               Comment(rawValue: DebianPackage.missing + "; and dpkg-deb, lintian, binutils, file")))
     func contentsDependsAndLintian() throws {
         let deb = try DebianPackage.require()
         let version = try Self.version()
@@ -170,7 +172,7 @@ import Testing
     /// `dpkg --purge`: nothing of ours is left, and nothing else is either but what packages
     /// apt may have added for us own.
     @Test(Prerequisite.enabled(DebianPackage.available && DebianRoot.available,
-                               "needs root, debootstrap, the Debian archive, and the package: \(DebianPackage.missing)"))
+                               Comment(rawValue: "needs root, debootstrap, the Debian archive, and the package: " + DebianPackage.missing)))
     func installsRunsAndPurgesInACleanDebianRoot() throws {
         let deb = try DebianPackage.require()
         let version = try Self.version()
@@ -247,7 +249,8 @@ import Testing
     /// and disables it for the logged-in user (prerm) and leaves no link behind.
     @Test(Prerequisite.enabled(DebianPackage.available && SystemdUserManager.unprivilegedAvailable && Prerequisite.hasCommand("dpkg")
                                && !DebianPackage.installedHere,
-                               "needs root, systemd (a user manager and journald), useradd, setpriv, dpkg, the package (\(DebianPackage.missing)), and a machine where usedspace is not installed: it installs the package here and purges it"))
+                               Comment(rawValue: "needs root, systemd (a user manager and journald), useradd, setpriv, dpkg, the package (" + DebianPackage.missing
+                                       + "), and a machine where usedspace is not installed: it installs the package here and purges it")))
     func aRealUserManagerRunsThePackagedDaemon() throws {
         guard !DebianPackage.installedHere else {
             Issue.record("usedspace is installed on this machine: this test installs the package here and purges it, so it does not run where that would replace an installation")
