@@ -135,7 +135,7 @@ import Testing
         for (installed, source) in [("man1/usedspace.1.gz", "man/usedspace.1"), ("man5/usedspace.conf.5.gz", "man/usedspace.conf.5"),
                                     ("man8/usedspaced.8.gz", "man/usedspaced.8")] {
             let page = try CommandRunner.shell("gzip -dc \(quoted(root + "/usr/share/man/" + installed))")
-            #expect(page == (try String(contentsOf: Self.repository.appendingPathComponent(source), encoding: .utf8)), "\(installed)")
+            #expect(try page == String(contentsOf: Self.repository.appendingPathComponent(source), encoding: .utf8), "\(installed)")
         }
         let copyright = try String(contentsOfFile: root + "/usr/share/doc/usedspace/copyright", encoding: .utf8)
         #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
