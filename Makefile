@@ -195,16 +195,21 @@ DEB_BUILD = $(SCRATCH)/deb
 DEB_ROOT = $(DEB_BUILD)/debian/usedspace
 DEB_DOC = $(DEB_ROOT)/usr/share/doc/usedspace
 # Built-Using names the Debian source packages whose code is linked in statically, as policy
-# asks for their licenses' sake: musl's libc.a into the static client, and gcc-12's libgcc.a
-# into the daemon (128-bit division), from the gcc installation the Swift toolchain's clang
-# selects on Debian 12. The Swift standard library and the toolchain's compiler-rt are not
-# Debian packages: see the copyright.
-BUILT_USING_PACKAGES ?= musl-dev libgcc-12-dev
+# asks for their licenses' sake: the C library of a static client (musl's libc.a, or glibc's);
+# the libgcc the toolchain's clang selects (128-bit division), with libstdc++ in the normal
+# build, into the daemon; and the Swift toolchain's own libraries where it is a Debian
+# package (swiftlang). A swift.org toolchain is not: see the copyright. Each is found by the
+# file linked in (dpkg -S), not named by release.
+TOOLCHAIN_SWIFTC = $(realpath $(shell command -v $(SWIFTC)))
+STATIC_LIBC = $(if $(filter musl,$(CLIENT_LIBC)),$(MUSL_LIB)/libc.a,$(shell $(dir $(TOOLCHAIN_SWIFTC))clang -print-file-name=libc.a))
+BUILT_USING_FILES = $$(readelf -l $(DEB_ROOT)/usr/bin/usedspace | grep -q 'program interpreter' || echo $(STATIC_LIBC)) \
+	$(shell $(dir $(TOOLCHAIN_SWIFTC))clang -print-libgcc-file-name) $(TOOLCHAIN_SWIFTC)
+BUILT_USING_PACKAGES ?= $$(dpkg -S $$(realpath $(BUILT_USING_FILES)) 2>/dev/null | sed 's/: .*//; s/, /\n/g')
 
 deb: $(BUILD_FIRST)
 	@test -n "$(VERSION)" || { echo "make deb: no 'public static let current = \"…\"' in $(VERSION_FILE)" >&2; exit 1; }
 	@test -n "$(DEB_ARCH)" || { echo "make deb: needs dpkg (apt-get install dpkg-dev)" >&2; exit 1; }
-	@for tool in dpkg-deb dpkg-shlibdeps dpkg-gencontrol dpkg-parsechangelog; do \
+	@for tool in dpkg-deb dpkg-shlibdeps dpkg-gencontrol dpkg-parsechangelog readelf; do \
 		command -v $$tool >/dev/null || { echo "make deb: needs $$tool (apt-get install dpkg-dev)" >&2; exit 1; }; done
 	@for program in usedspace usedspaced; do \
 		reported=$$($(BUILDDIR)/$$program --version); \
@@ -231,7 +236,8 @@ deb: $(BUILD_FIRST)
 	for script in postinst prerm postrm; do \
 		sed -e '/^#USER_MANAGERS#$$/{r packaging/user-managers.sh' -e 'd;}' packaging/debian/$$script > $(DEB_ROOT)/DEBIAN/$$script && \
 		chmod 755 $(DEB_ROOT)/DEBIAN/$$script || exit 1; done
-	cd $(DEB_BUILD) && dpkg-shlibdeps -Tdebian/usedspace.substvars debian/usedspace/usr/bin/usedspaced
+	cd $(DEB_BUILD) && dpkg-shlibdeps -Tdebian/usedspace.substvars debian/usedspace/usr/bin/usedspaced \
+		$$(readelf -l debian/usedspace/usr/bin/usedspace | grep -q 'program interpreter' && echo debian/usedspace/usr/bin/usedspace)
 	built_using=$$(dpkg-query -W -f='$${source:Package} (= $${source:Version})\n' $(BUILT_USING_PACKAGES) | sort -u | paste -sd, - | sed 's/,/, /g') && \
 		echo "misc:Built-Using=$$built_using" >> $(DEB_BUILD)/debian/usedspace.substvars
 	cd $(DEB_BUILD) && dpkg-gencontrol -pusedspace -Tdebian/usedspace.substvars -Pdebian/usedspace
