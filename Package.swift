@@ -111,6 +111,19 @@ func leanLinking(_ product: String) -> [LinkerSetting] {
     )]
 }
 
+// Debian sid's Swift 6.2.3 ships swift-testing's Foundation overlay (_Testing_Foundation)
+// without its library, and SwiftPM enables cross-import overlays in test modules: every test
+// module and SwiftPM's generated runner asked the linker for it ("cannot find
+// -l_Testing_Foundation"). There the tests import no overlay (they use none of its API) and
+// the runner's request finds an empty linker script (Tests/Toolchain/).
+let missingTestingOverlay: Bool = {
+    guard let linux = toolchainLibrary.map({ $0 + "/swift/linux/" }) else { return false }
+    return FileManager.default.fileExists(atPath: linux + "_Testing_Foundation.swiftmodule")
+        && !FileManager.default.fileExists(atPath: linux + "lib_Testing_Foundation.so")
+}()
+let testSwift: [SwiftSetting] = missingTestingOverlay ? [.unsafeFlags(["-Xfrontend", "-disable-cross-import-overlays"])] : []
+let testLinking: [LinkerSetting] = missingTestingOverlay ? [.unsafeFlags(["-L", Context.packageDirectory + "/Tests/Toolchain"])] : []
+
 let package = Package(
     name: "usedspace",
     products: [
@@ -146,14 +159,16 @@ let package = Package(
             swiftSettings: lean,
             linkerSettings: embedded ? leanLinking("usedspaced") : daemonLinking
         ),
-        .testTarget(name: "UsedSpaceCoreTests", dependencies: ["UsedSpaceCore"], exclude: ["Golden"]),
-        .testTarget(name: "UsedSpaceSystemTests", dependencies: ["UsedSpaceSystem", "UsedSpaceCore"]),
-        .testTarget(name: "UsedSpaceDaemonTests", dependencies: ["UsedSpaceDaemon", "UsedSpaceSystem", "UsedSpaceCore"]),
-        .testTarget(name: "UsedSpaceClientTests", dependencies: ["UsedSpaceClient", "UsedSpaceSystem", "UsedSpaceCore"]),
+        .testTarget(name: "UsedSpaceCoreTests", dependencies: ["UsedSpaceCore"], exclude: ["Golden"],
+                    swiftSettings: testSwift, linkerSettings: testLinking),
+        .testTarget(name: "UsedSpaceSystemTests", dependencies: ["UsedSpaceSystem", "UsedSpaceCore"], swiftSettings: testSwift),
+        .testTarget(name: "UsedSpaceDaemonTests", dependencies: ["UsedSpaceDaemon", "UsedSpaceSystem", "UsedSpaceCore"], swiftSettings: testSwift),
+        .testTarget(name: "UsedSpaceClientTests", dependencies: ["UsedSpaceClient", "UsedSpaceSystem", "UsedSpaceCore"], swiftSettings: testSwift),
         .target(name: "CTestSupport", path: "Tests/CTestSupport"),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["UsedSpaceCore", "UsedSpaceSystem", "CTestSupport"]
+            dependencies: ["UsedSpaceCore", "UsedSpaceSystem", "CTestSupport"],
+            swiftSettings: testSwift
         ),
     ]
 )
