@@ -82,6 +82,9 @@ EMBEDDED := $(if $(LEAN_PROBLEM),0,1)
 $(if $(LEAN_PROBLEM),$(info make: $(LEAN_PROBLEM); building the normal binaries))
 endif
 EMBEDDED ?= 1
+# The lean build's target: the triple of the toolchain's embedded standard library, which
+# may not be its default one (Debian's toolchains build for x86_64-pc-linux-gnu).
+LEAN_TRIPLE = $(if $(filter 1,$(EMBEDDED)),--triple $(ARCH)-unknown-linux-gnu)
 # The client links statically against musl (CLIENT_LIBC=musl; Debian's musl-dev): static
 # glibc's own start-up costs more than all the rest of a `usedspace status`
 # (docs/PERFORMANCE.md). Only the lean build can; without musl-dev (and no MUSL_LIB given)
@@ -128,7 +131,7 @@ KNOWN_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 all: build
 
 build: client
-	USEDSPACE_EMBEDDED=$(EMBEDDED) USEDSPACE_ARCH=$(ARCH) $(SWIFT) build -c release --scratch-path $(SCRATCH) --product usedspaced
+	USEDSPACE_EMBEDDED=$(EMBEDDED) USEDSPACE_ARCH=$(ARCH) $(SWIFT) build -c release $(LEAN_TRIPLE) --scratch-path $(SCRATCH) --product usedspaced
 	install -m 755 $(SCRATCH)/release/usedspaced $(SCRATCH)/bin/usedspaced
 
 # The client alone, as shipped, into $(SCRATCH)/bin (the bench scripts build it so).
@@ -142,7 +145,7 @@ client:
 		echo "  apt-get install musl-dev; or MUSL_LIB=… MUSL_INCLUDE=… where your musl is;" >&2; \
 		echo "  or CLIENT_LIBC=glibc (it starts slower: docs/PERFORMANCE.md)" >&2; exit 1; }
 	USEDSPACE_EMBEDDED=$(EMBEDDED) USEDSPACE_ARCH=$(ARCH) USEDSPACE_LIBC=$(CLIENT_LIBC) USEDSPACE_MUSL_INCLUDE='$(MUSL_INCLUDE)' USEDSPACE_MUSL_LIB='$(MUSL_LIB)' \
-		$(SWIFT) build -c release --scratch-path $(CLIENT_SCRATCH) --product usedspace
+		$(SWIFT) build -c release $(LEAN_TRIPLE) --scratch-path $(CLIENT_SCRATCH) --product usedspace
 	install -d $(SCRATCH)/bin
 	install -m 755 $(CLIENT_SCRATCH)/release/usedspace $(SCRATCH)/bin/usedspace
 
