@@ -71,8 +71,9 @@ BUILDS = $(filter-out $(QUIET_GOALS),$(or $(MAKECMDGOALS),all))
 # What ships is the lean build (Package.swift, USEDSPACE_EMBEDDED): Embedded Swift at -Osize,
 # its hot code packed by the toolchain's lld (link/), which starts faster than df and keeps a
 # bar's daemon and watch lighter than i3status (docs/PERFORMANCE.md). Where the toolchain
-# cannot build it (make/lean-probe.sh asks it: Debian 13's Swift 6.0.3 has no String in
-# Embedded Swift), make says so in one line and builds the normal binaries. EMBEDDED=0
+# cannot build it (make/lean-probe.sh asks it: in Embedded Swift, Debian 13's Swift 6.0.3
+# has no String, sid's 6.2.3 no Double's text), make says so in one line and builds the
+# normal binaries. EMBEDDED=0
 # builds the normal binaries anyway (give them their own SCRATCH); EMBEDDED=1 skips the
 # probe. The tests run against these with USEDSPACE_BIN_DIR=$(SCRATCH)/bin (`make -s
 # bin-dir`), where both land.
