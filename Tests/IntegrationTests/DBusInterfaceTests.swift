@@ -52,7 +52,7 @@ struct DBusInterfaceTests {
         let introspection = try daemon.manager.runAsUser("/usr/bin/gdbus", ["introspect", "--session", "--dest", UserBus.name, "--object-path", object])
         var introspected: [String: String] = [:]
         for match in introspection.stdout.matches(of: #/readonly (\w+) (\w+) = /#) { introspected[String(match.output.2)] = String(match.output.1) }
-        #expect(introspected == (try Self.documentedProperties()), "\(introspection.stdout)")
+        #expect(try introspected == Self.documentedProperties(), "\(introspection.stdout)")
         #expect(!introspection.stdout.contains("readwrite"))
 
         // df's numbers, exactly, once the daemon has seen the write.
@@ -69,8 +69,8 @@ struct DBusInterfaceTests {
         #expect(properties["UsedPercent"] as? Int == df.percent)
         #expect(properties["State"] as? String == "fresh")
         #expect(properties["Severity"] as? String == "normal")
-        #expect(bus.property(UserBus.root, "Version", interface: UserBus.name) as? String == (try CommandRunner.run(CommandRunner.usedspaced, ["--version"]).stdout
-            .trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: " ").last))
+        #expect(try bus.property(UserBus.root, "Version", interface: UserBus.name) as? String == CommandRunner.run(CommandRunner.usedspaced, ["--version"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: " ").last)
         #expect(bus.property(UserBus.root, "ConfigurationProblem", interface: UserBus.name) as? String == "")
     }
 
