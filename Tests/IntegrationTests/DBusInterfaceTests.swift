@@ -74,7 +74,8 @@ struct DBusInterfaceTests {
         #expect(bus.property(UserBus.root, "ConfigurationProblem", interface: UserBus.name) as? String == "")
     }
 
-    @Test func aPublishIsOnePropertiesChangedWithTheLevelAndAnIdleDiskSendsNone() throws {
+    @Test(Prerequisite.enabled(SampleSighting.available, SampleSighting.requirement))
+    func aPublishIsOnePropertiesChangedWithTheLevelAndAnIdleDiskSendsNone() throws {
         let scratch = try ScratchDirectory("bus-publish")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
         let (daemon, bus) = try Self.daemon(["--path", mount, "--interval", "100ms"], config: "[bar]\nwarn = 50%\ncritical = 5MB\n")
@@ -98,9 +99,11 @@ struct DBusInterfaceTests {
         #expect(changes.allSatisfy { $0["Path"] == nil && $0["TotalBytes"] == nil })
         #expect(changes.compactMap { $0["Severity"] as? String } == ["warning", "critical", "normal"], "\(changes)")
 
-        // An idle disk: nothing at all for a while.
+        // An idle disk: nothing at all while the daemon samples it 20 times.
         let before = monitor.signals.count
-        usleep(3_000_000) // the observation window
+        let sighting = try SampleSighting(daemon, path: mount)
+        try #require(sighting.waitForSamples(20, seconds: 10), "the daemon sampled the idle disk \(sighting.readings().count) times in 10 s")
+        sighting.stop()
         #expect(monitor.signals.count == before, "\(monitor.signals.dropFirst(before))")
         _ = daemon
     }
