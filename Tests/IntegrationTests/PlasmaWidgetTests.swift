@@ -65,7 +65,7 @@ struct PlasmaWidgetTests {
 
         let before = try percent()
         #expect(waitUntil(seconds: 10) { viewer.compact?.text == before && viewer.compact?.mode == "fresh" },
-                "\(String(describing: viewer.compact)), the client says \(before)")
+                "\(String(describing: viewer.compact)), the client says \(before); the widget's log: \(viewer.lines.suffix(12))")
         #expect(viewer.compact?.level == "normal")
 
         // Across the warning limit: the compact view's percentage and level, the details.
@@ -73,7 +73,7 @@ struct PlasmaWidgetTests {
         // widget starts a client per answer), and the time taken is printed.
         let filled = Date()
         try Data(count: 7 << 20).write(to: URL(fileURLWithPath: mount + "/fill"))
-        #expect(waitUntil(seconds: 5) { viewer.compact?.level == "warning" }, "not within 5 s: \(String(describing: viewer.compact))")
+        #expect(waitUntil(seconds: 5) { viewer.compact?.level == "warning" }, "not within 5 s: \(String(describing: viewer.compact)); the widget's log: \(viewer.lines.suffix(12))")
         print("Plasma: the compact view said warning \(String(format: "%.2f", Date().timeIntervalSince(filled))) s after the fill began")
         // Once the daemon has sampled the whole write (df's Used): a write caught under way
         // is a publish of its own.
