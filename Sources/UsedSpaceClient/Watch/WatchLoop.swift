@@ -57,14 +57,16 @@ final class WatchLoop {
     var configurationWarning = ConfigurationWarning(ownProblem: nil, readTheDaemonsFile: false)
     /// `--all` with `path = auto`: the mount table, followed while sampling here (the daemon
     /// follows it when it answers).
-    private var mounts: MountFollowing?
+    private var mounts: FollowedTable?
 
-    struct MountFollowing {
+    struct FollowedTable {
         let table: MountInfoFile
         /// The configured paths (`~` expanded, normalised): their filesystems are not added.
         let explicit: [String]
         /// The mount points added by the rule, shown after the configured paths.
         var automatic: [String]
+        /// The daemon's rule of what is followed (MountFollowing).
+        var rule = MountFollowing()
         /// When to read the table: 200 ms after the first change, once for a burst.
         var readAt: UInt64?
     }
@@ -79,7 +81,7 @@ final class WatchLoop {
     /// the rule gave at the start.
     func followMounts(explicit: [String], automatic: [String]) {
         guard let table = try? MountInfoFile() else { return }
-        mounts = MountFollowing(table: table, explicit: explicit, automatic: automatic)
+        mounts = FollowedTable(table: table, explicit: explicit, automatic: automatic)
     }
 
     init(options: WatchOptions, profiles: BarProfiles, targets: [Target], all: Bool) throws(SystemError) {
@@ -198,12 +200,12 @@ final class WatchLoop {
         return true
     }
 
-    /// As the daemon does: a filesystem mounted gets a block, sampled here; an unmounted
-    /// one's ends (JSON: its last snapshot, failed, with `watch_ended`).
+    /// As the daemon does, by its rule (MountFollowing): a filesystem mounted gets a block,
+    /// sampled here; an unmounted one's ends (JSON: its last snapshot, failed, with
+    /// `watch_ended`).
     private func mountsChanged() -> Bool {
         guard subscription == nil, let following = mounts, let entries = try? following.table.read() else { return true }
-        let wanted = AutomaticWatches.mountPoints(in: entries, besides: following.explicit)
-        let diff = MountDiff(from: following.automatic, to: wanted)
+        let (wanted, diff) = mounts!.rule.changes(in: entries, besides: following.explicit, from: following.automatic)
         guard !diff.isEmpty else { return true }
         mounts?.automatic = wanted
         var ended: [Snapshot] = []
@@ -335,7 +337,15 @@ final class WatchLoop {
 
     private func collect(_ target: Target) -> Bool {
         guard let published = target.sampler?.takePublished() else { return true }
-        for snapshot in published { guard show(snapshot, for: target) else { return false } }
+        for snapshot in published {
+            if let following = mounts, mounts!.rule.isUnreachable(snapshot, of: target.path, followed: following.automatic) {
+                // As the daemon: never shown, and left out until it is unmounted.
+                mounts?.automatic.removeAll { $0 == target.path }
+                targets.removeAll { $0 === target }
+                return render(changed: nil)
+            }
+            guard show(snapshot, for: target) else { return false }
+        }
         return true
     }
 
