@@ -136,7 +136,7 @@ final class WatchLoop {
         for target in targets {
             if let sampler = target.sampler { descriptors.append(pollfd(fd: sampler.wake.descriptor, events: Int16(POLLIN), revents: 0)) }
         }
-        if subscription == nil, let mounts { descriptors.append(pollfd(fd: mounts.table.descriptor, events: Int16(POLLPRI), revents: 0)) }
+        if samplesHere, let mounts { descriptors.append(pollfd(fd: mounts.table.descriptor, events: Int16(POLLPRI), revents: 0)) }
         if let late = pendingConfiguration?.descriptor { descriptors.append(pollfd(fd: late, events: Int16(POLLIN), revents: 0)) }
         let now = MonotonicClock.nanoseconds()
         let timeout = deadline().map { $0 > now ? Int32(min(($0 - now) / 1_000_000 + 1, 60_000)) : 0 } ?? -1
@@ -184,8 +184,8 @@ final class WatchLoop {
         case .connect?:
             connect(now: now)
         case .sampleHere?:
-            // The socket accepted but nobody answers (a stopped daemon): sample here.
-            subscription = nil
+            // The socket accepted but nobody answers (a stopped daemon, or one restarting
+            // slowly): sample here, and take the daemon's answer when it comes.
             startSampling()
         case nil:
             break
@@ -204,7 +204,7 @@ final class WatchLoop {
     /// sampled here; an unmounted one's ends (JSON: its last snapshot, failed, with
     /// `watch_ended`).
     private func mountsChanged() -> Bool {
-        guard subscription == nil, let following = mounts, let entries = try? following.table.read() else { return true }
+        guard samplesHere, let following = mounts, let entries = try? following.table.read() else { return true }
         let (wanted, diff) = mounts!.rule.changes(in: entries, besides: following.explicit, from: following.automatic)
         guard !diff.isEmpty else { return true }
         mounts?.automatic = wanted
@@ -240,6 +240,9 @@ final class WatchLoop {
     }
 
     // MARK: - Daemon
+
+    /// No daemon answers: this process samples (and follows the mount table) itself.
+    private var samplesHere: Bool { subscription == nil || schedule.awaitsLateAnswer }
 
     private func connect(now: UInt64) {
         let view = ViewRequest(format: .snapshot, details: false, path: all ? nil : targets.first?.canonical, all: all)
