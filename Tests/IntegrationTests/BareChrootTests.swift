@@ -81,6 +81,18 @@ struct BareChrootTests {
         #expect(cells.count > 2 && cells[0] == "/" && cells[1] == "-" && line.contains("\(df.percent)%"), "\(table.stdout)")
     }
 
+    /// `watch` without a daemon samples there too (its thread's probe child), as often as asked.
+    @Test func watchFollowsThereToo() throws {
+        let chroot = try BareChroot(programs: [CommandRunner.usedspace, "/usr/bin/df", "/usr/bin/timeout"])
+        let df = try Self.diskFree(chroot, proc: true)
+        let watch = try chroot.run("timeout", ["2", "/bin/usedspace", "watch", "--path", "/", "--format", "json", "--interval", "200ms", "--no-daemon"],
+                                   proc: true)
+        #expect(watch.status == 124, "ended by timeout(1) only: \(watch.stdout) \(watch.stderr)")
+        let first = try Self.object(String(watch.stdout.split(separator: "\n").first ?? ""))
+        #expect(first["mountpoint"] is NSNull && first["state"] as? String == "fresh", "\(watch.stdout)")
+        #expect((first["used_bytes"] as? NSNumber)?.uint64Value == df.usedBytes, "\(watch.stdout) df: \(df)")
+    }
+
     /// A mount the table does not show may be any filesystem, one that hangs too: its
     /// statvfs is made by a child process the client can leave behind, never by the client.
     @Test(Prerequisite.enabled(Prerequisite.hasCommand("strace"), "needs strace"))
