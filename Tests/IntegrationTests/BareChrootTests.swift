@@ -93,6 +93,30 @@ struct BareChrootTests {
         #expect((first["used_bytes"] as? NSNumber)?.uint64Value == df.usedBytes, "\(watch.stdout) df: \(df)")
     }
 
+    /// The daemon, run there by hand (no systemd, no session bus), serves the same: df's
+    /// numbers, the mount unknown.
+    @Test func theDaemonAnswersThereToo() throws {
+        let chroot = try BareChroot(programs: [CommandRunner.usedspace, CommandRunner.usedspaced, "/usr/bin/df", "/bin/sh", "/usr/bin/sleep"])
+        // Waits for the socket with a deadline (5 s), then asks; df right after, as a pair.
+        let script = """
+            HOME=/ /bin/usedspaced --socket /tmp/d.sock --state-dir /tmp/state --path / --interval 200ms 2>/dev/null &
+            tries=0; while [ ! -S /tmp/d.sock ] && [ $tries -lt 50 ]; do sleep 0.1; tries=$((tries + 1)); done
+            HOME=/ USEDSPACE_SOCKET=/tmp/d.sock /bin/usedspace status --path / --format json
+            /bin/df -B1 --output=\(DiskFree.outputColumns) / | { read heading; read line; echo "$line"; }
+            kill $!
+            """
+        // Its socket and state on a filesystem of their own: / holds still.
+        let result = try chroot.run("sh", ["-c", script], proc: true, tmpfsOnTmp: true)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(result.stdout) \(result.stderr)")
+        let object = try Self.object(lines.first ?? "")
+        let df = try DiskFree.parse(lines.last ?? "", of: "/")
+        #expect(object["source"] as? String == "daemon" && object["state"] as? String == "fresh", "\(result.stdout)")
+        #expect(object["mountpoint"] is NSNull && object["fstype"] is NSNull, "\(result.stdout)")
+        #expect((object["used_bytes"] as? NSNumber)?.uint64Value == df.usedBytes, "\(result.stdout)")
+        #expect((object["used_percent"] as? NSNumber)?.intValue == df.percent, "\(result.stdout)")
+    }
+
     /// A mount the table does not show may be any filesystem, one that hangs too: its
     /// statvfs is made by a child process the client can leave behind, never by the client.
     @Test(Prerequisite.enabled(Prerequisite.hasCommand("strace"), "needs strace"))

@@ -27,9 +27,11 @@ final class BareChroot {
         scratch = try ScratchDirectory("chroot")
         filesystem = try scratch.mountTmpfs(at: "fs", options: "size=64m,mode=0755")
         root = filesystem + "/root"
-        for directory in ["bin", "proc", "tmp"] {
+        for directory in ["bin", "proc", "tmp", "dev"] {
             try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: true)
         }
+        // What a shell's background job reads from.
+        try CommandRunner.shell("mknod -m 666 \(quoted(root + "/dev/null")) c 1 3")
         for program in programs { try install(program) }
     }
 
@@ -48,10 +50,13 @@ final class BareChroot {
         try CommandRunner.shell("cp -L \(quoted(file)) \(quoted(target))")
     }
 
-    /// `/bin/PROGRAM ARGUMENTS` run in the chroot; /proc mounted there first when `proc`.
-    /// `tracer`: a command line that runs the whole (e.g. strace -f -o FILE).
-    func run(_ program: String, _ arguments: [String], proc: Bool, tracer: [String] = []) throws -> CommandResult {
-        let mountProc = proc ? "mount -t proc proc \(quoted(root + "/proc")) && " : ""
+    /// `/bin/PROGRAM ARGUMENTS` run in the chroot; /proc mounted there first when `proc`,
+    /// and a tmpfs of its own on /tmp when `tmpfsOnTmp` (what is written there then leaves
+    /// the root's figures alone). `tracer`: a command line that runs the whole (e.g.
+    /// strace -f -o FILE).
+    func run(_ program: String, _ arguments: [String], proc: Bool, tmpfsOnTmp: Bool = false, tracer: [String] = []) throws -> CommandResult {
+        let mountProc = (proc ? "mount -t proc proc \(quoted(root + "/proc")) && " : "")
+            + (tmpfsOnTmp ? "mount -t tmpfs -o size=8m tmpfs \(quoted(root + "/tmp")) && " : "")
         let inner = mountProc + "exec /usr/sbin/chroot \(quoted(root)) /bin/\(program) " + arguments.map(quoted).joined(separator: " ")
         let command = tracer + ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", inner]
         return try CommandRunner.run(command[0], Array(command.dropFirst()),
