@@ -65,7 +65,7 @@ final class WatchLoop {
         let explicit: [String]
         /// The mount points added by the rule, shown after the configured paths.
         var automatic: [String]
-        /// The daemon's rule of what is followed (MountFollowing).
+        /// What is followed, by the rule the daemon follows too.
         var rule = MountFollowing()
         /// When to read the table: 200 ms after the first change, once for a burst.
         var readAt: UInt64?
@@ -204,10 +204,11 @@ final class WatchLoop {
     /// sampled here; an unmounted one's ends (JSON: its last snapshot, failed, with
     /// `watch_ended`).
     private func mountsChanged() -> Bool {
-        guard samplesHere, let following = mounts, let entries = try? following.table.read() else { return true }
-        let (wanted, diff) = mounts!.rule.changes(in: entries, besides: following.explicit, from: following.automatic)
+        guard samplesHere, var following = mounts, let entries = try? following.table.read() else { return true }
+        let (wanted, diff) = following.rule.changes(in: entries, besides: following.explicit, from: following.automatic)
+        following.automatic = wanted
+        mounts = following
         guard !diff.isEmpty else { return true }
-        mounts?.automatic = wanted
         var ended: [Snapshot] = []
         for path in diff.removed {
             guard let index = targets.firstIndex(where: { $0.path == path }) else { continue }
@@ -341,9 +342,10 @@ final class WatchLoop {
     private func collect(_ target: Target) -> Bool {
         guard let published = target.sampler?.takePublished() else { return true }
         for snapshot in published {
-            if let following = mounts, mounts!.rule.isUnreachable(snapshot, of: target.path, followed: following.automatic) {
+            if var following = mounts, following.rule.isUnreachable(snapshot, of: target.path, followed: following.automatic) {
                 // As the daemon: never shown, and left out until it is unmounted.
-                mounts?.automatic.removeAll { $0 == target.path }
+                following.automatic.removeAll { $0 == target.path }
+                mounts = following
                 targets.removeAll { $0 === target }
                 return render(changed: nil)
             }
