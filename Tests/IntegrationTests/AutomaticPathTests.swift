@@ -193,6 +193,33 @@ struct AutomaticPathTests {
         #expect(WatchProcess.json(ended)?["state"] as? String == "failed")
     }
 
+    /// `watch --all` without a daemon leaves out, as the daemon does (MountFollowing), a
+    /// filesystem mounted where its user cannot reach (under a directory closed to it),
+    /// rather than showing it failed for ever; a filesystem mounted later is still followed.
+    @Test(Prerequisite.enabled(Prerequisite.hasCommand("setpriv"), "needs setpriv (util-linux)"))
+    func watchWithoutADaemonLeavesOutAMountItsUserCannotReach() throws {
+        let exclusion = HangingMountExclusion.Hold()
+        defer { withExtendedLifetime(exclusion) {} }
+        let scratch = try ScratchDirectory("auto-closed")
+        try FileManager.default.createDirectory(atPath: scratch.subpath("config/usedspace"), withIntermediateDirectories: true)
+        try "[daemon]\npath = auto\n".write(toFile: scratch.subpath("config/usedspace/config"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: scratch.subpath("closed"), withIntermediateDirectories: true)
+        let closed = try scratch.mountExt4(at: "closed/disk", megabytes: 16, reservedPercent: 0)
+        chmod(scratch.subpath("closed"), 0o700)
+        let environment = ["XDG_CONFIG_HOME": scratch.subpath("config"), "HOME": "/nonexistent", "USEDSPACE_SOCKET": scratch.subpath("none.sock"),
+                           "PATH": "/usr/bin:/bin"]
+        // As nobody: root reaches every directory.
+        let isolated = ForeignMounts.isolated(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                               CommandRunner.usedspace, "watch", "--all", "--format", "json", "--interval", "200ms"])
+        let watch = try WatchProcess(ClientCommand(executable: isolated[0], arguments: Array(isolated.dropFirst()), environment: environment))
+        try watch.waitForLine { WatchProcess.json($0)?["path"] as? String == "/" }
+        // Mounted after the closed one was sampled (at the start): once this shows, the
+        // watch has looked at the closed one, and read the table again.
+        let open = try scratch.mountExt4(at: "open", megabytes: 16, reservedPercent: 0)
+        try watch.waitForLine { WatchProcess.json($0)?["path"] as? String == open }
+        #expect(!watch.lines.contains { WatchProcess.json($0)?["path"] as? String == closed }, "\(watch.lines)")
+    }
+
     /// Thirty mounts at once (a container starting) are read as one change, or a few.
     @Test func aMountStormIsReadOnceNotPerMount() throws {
         let exclusion = HangingMountExclusion.Hold()

@@ -17,13 +17,29 @@ import Testing
         #expect(schedule.deadline == 10 * Self.second)
     }
 
-    @Test func aDaemonThatAcceptsButNeverAnswersIsGivenUpAfterASecond() {
+    /// A daemon that accepts but does not answer within a second (stopped, or restarting
+    /// slowly): sample here, and take its answer whenever it comes, not one interval later.
+    @Test func aDaemonThatAcceptsButDoesNotAnswerIsSampledAroundAndFollowedWhenItAnswers() {
         var schedule = DaemonLinkSchedule(daemonWanted: true, intervalNanoseconds: 5 * Self.second)
         schedule.subscribed(at: 100)
         #expect(schedule.deadline == 100 + Self.second)
         #expect(schedule.due(at: 100 + Self.second - 1) == nil)
         #expect(schedule.due(at: 100 + Self.second) == .sampleHere)
-        #expect(schedule.phase == .sampling(nextProbe: 100 + 6 * Self.second))
+        #expect(schedule.phase == .awaitingLateAnswer && schedule.awaitsLateAnswer)
+        #expect(schedule.deadline == nil, "the subscription stays open: no reconnecting meanwhile")
+        schedule.answered()
+        #expect(schedule.phase == .subscribed)
+    }
+
+    /// The daemon awaited closed the connection without answering (it was stopping, as in a
+    /// restart): reconnected to at once, without marking the numbers sampled here stale.
+    @Test func aDaemonAwaitedThatClosesIsReconnectedToAtOnce() {
+        var schedule = DaemonLinkSchedule(daemonWanted: true, intervalNanoseconds: 5 * Self.second)
+        schedule.subscribed(at: 0)
+        _ = schedule.due(at: Self.second)
+        let (markStale, action) = schedule.closed(at: 2 * Self.second)
+        #expect(!markStale && action == nil)
+        #expect(schedule.deadline == 2 * Self.second + 100 * Self.millisecond)
     }
 
     /// A daemon restart: stale at once, reconnect after 100 ms, then 200, 400, 800, 1600, 2000

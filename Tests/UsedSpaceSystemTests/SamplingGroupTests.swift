@@ -56,7 +56,7 @@ import Testing
             Issue.record("/dev/shm cannot be measured")
             return
         }
-        #expect(RealFilesystems.isKnownLocal(measurement.fileSystemType), "the tests below need /dev/shm to be a tmpfs")
+        #expect(RealFilesystems.isKnownLocal(measurement.fileSystemType ?? ""), "the tests below need /dev/shm to be a tmpfs")
     }
 
     @Test func membersDueTogetherAreSampledInOnePass() throws {

@@ -11,21 +11,24 @@ enum ListCommand {
     static func run(_ options: ListOptions) -> Int32 {
         // Asked first, answered while the filesystems are measured.
         let daemon = options.noDaemon ? nil : TrendQuery.start()
-        let entries: [MountEntry]
+        var entries: [MountEntry] = []
         do {
             entries = try MountTable.read()
         } catch {
-            StandardStreams.error("usedspace: cannot read \(MountTable.path): \(error)")
-            return ExitStatus.failure
+            StandardStreams.error("usedspace: cannot read \(MountTable.path): \(error); / is listed with its mount unknown")
         }
-        let chosen = choose(entries, options: options)
+        var chosen = choose(entries, options: options)
+        let rootUnknown = showsUnknownRoot(entries, options: options)
+        // Measured as a mount of no known type: in a child process, as one that may hang.
+        if rootUnknown { chosen.append(Self.unknownRoot) }
         let outcomes = MountSurvey.measure(chosen, timeoutMilliseconds: options.timeoutMilliseconds)
         let trends = daemon?.finish(deadline: MonotonicClock.nanoseconds() + daemonGraceNanoseconds) ?? [:]
         var rows: [ListRow] = []
         var failures: [String] = []
         let policy = options.severityPolicy
-        for (entry, outcome) in zip(chosen, outcomes) {
-            var row = ListRow(mountPoint: entry.mountPoint, fileSystemType: entry.fileSystemType, stats: nil)
+        for (index, (entry, outcome)) in zip(chosen, outcomes).enumerated() {
+            var row = rootUnknown && index == chosen.count - 1 ? ListRow.ofUnknownMount(entry.mountPoint)
+                : ListRow(mountPoint: entry.mountPoint, fileSystemType: entry.fileSystemType, stats: nil)
             switch outcome {
             case .measured(let stats):
                 // df leaves out filesystems of 0 blocks (pseudo ones) unless -a: so do we.
@@ -79,6 +82,18 @@ enum ListCommand {
         return chosen
     }
 
+    /// `/` where the mount table does not show its mount (a bare chroot, a table that cannot
+    /// be read): df answers for it with `-`, and so does list, unless --type asks for types
+    /// (an unknown one is none of them) or --mount leaves `/` out.
+    static func showsUnknownRoot(_ entries: [MountEntry], options: ListOptions) -> Bool {
+        guard MountLocator.mount(containing: "/", in: entries) == nil, options.types.isEmpty else { return false }
+        return options.mountPatterns.isEmpty || options.mountPatterns.contains { PathPattern.matches($0, "/") }
+    }
+
+    /// What MountSurvey measures for such a `/`: no type, so not a known local one.
+    static let unknownRoot = MountEntry(mountID: -1, parentID: -1, deviceMajor: 0, deviceMinor: 0, root: "/", mountPoint: "/",
+                                        fileSystemType: "", source: "")
+
     /// The keys of `status --format json` (docs/json.md), one filesystem per line.
     static func json(_ row: ListRow, at time: Timestamp, timeoutMilliseconds: Int32) -> String {
         var error: String?
@@ -87,7 +102,8 @@ enum ListCommand {
                 ? SampleError.timedOut(path: row.mountPoint, seconds: Double(timeoutMilliseconds) / 1000).description
                 : "\(row.mountPoint): statvfs: \(problem)"
         }
-        let snapshot = Snapshot(path: row.mountPoint, mountPoint: row.mountPoint, fileSystemType: row.fileSystemType, stats: row.stats,
+        let snapshot = Snapshot(path: row.mountPoint, mountPoint: row.mountUnknown ? nil : row.mountPoint,
+                                fileSystemType: row.mountUnknown ? nil : row.fileSystemType, stats: row.stats,
                                 state: row.stats == nil ? .failed : .fresh, seq: 1, sampledAt: time, source: .direct, error: error,
                                 timeToFull: row.timeToFull)
         return JSONRenderer.render(snapshot)

@@ -29,7 +29,8 @@ enum TargetPaths {
     static func automatic(_ configuration: Configuration, explicit: [String]) -> [String] {
         guard configuration.daemon.followsMounts else { return [] }
         let normalized = explicit.map { LexicalPath.normalize($0, currentDirectory: "/") }
-        return AutomaticWatches.mountPoints(in: (try? MountTable.read()) ?? [], besides: normalized)
+        var rule = MountFollowing()
+        return rule.wanted(in: (try? MountTable.read()) ?? [], besides: normalized)
     }
 
     /// The daemon knows its paths by their canonical form; realpath could hang on a dead

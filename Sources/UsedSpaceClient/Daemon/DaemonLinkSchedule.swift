@@ -3,7 +3,9 @@
 /// is tested without a daemon or a clock):
 ///
 /// - after subscribing, the daemon has `answerTimeout` to answer, or `watch` samples here
-///   (a socket that accepts but where nobody answers: a stopped daemon);
+///   (a socket that accepts but where nobody answers: a stopped daemon, or one restarting
+///   slowly), and still takes the answer whenever it comes: the bar follows the daemon
+///   the moment it answers, not one interval later;
 /// - a daemon that answered and then went away (a restart) is reconnected to at once and
 ///   then more slowly (`reconnectDelays`), the numbers marked stale meanwhile; after the
 ///   last delay, `watch` samples here;
@@ -15,6 +17,9 @@ struct DaemonLinkSchedule: Equatable {
         case starting
         /// Subscribed at `since`, no answer yet.
         case awaitingAnswer(since: UInt64)
+        /// Subscribed, and no answer within `answerTimeout`: sampling here meanwhile, the
+        /// subscription kept open for the answer.
+        case awaitingLateAnswer
         case subscribed
         /// The `attempt`-th connection attempt (from 1) since the daemon went away, due `at`.
         case reconnecting(attempt: Int, at: UInt64)
@@ -70,20 +75,30 @@ struct DaemonLinkSchedule: Equatable {
     }
 
     /// The connection closed. A daemon that had answered is reconnected to (true: mark the
-    /// numbers stale); one that never answered is given up on for this interval.
+    /// numbers stale); so is one that was awaited while sampling here (it was stopping, a
+    /// restart: the next one is close behind), sampling on meanwhile. One that never
+    /// answered in time is otherwise given up on for this interval.
     mutating func closed(at now: UInt64) -> (markStale: Bool, action: Action?) {
-        if case .subscribed = phase {
+        switch phase {
+        case .subscribed:
             phase = .reconnecting(attempt: 1, at: now + Self.reconnectDelays[0])
             return (true, nil)
+        case .awaitingLateAnswer:
+            phase = .reconnecting(attempt: 1, at: now + Self.reconnectDelays[0])
+            return (false, nil)
+        default:
+            return (false, startSampling(at: now))
         }
-        return (false, startSampling(at: now))
     }
+
+    /// Sampling here while the subscription stays open for a late answer.
+    var awaitsLateAnswer: Bool { phase == .awaitingLateAnswer }
 
     /// When `due` must next be called; nil: only events move it on.
     var deadline: UInt64? {
         switch phase {
         case .awaitingAnswer(let since): return since + Self.answerTimeout
-        case .starting, .subscribed: return nil
+        case .starting, .subscribed, .awaitingLateAnswer: return nil
         case .reconnecting(_, let at): return at
         case .sampling(let probe): return probe
         }
@@ -94,10 +109,11 @@ struct DaemonLinkSchedule: Equatable {
         guard let deadline, now >= deadline else { return nil }
         switch phase {
         case .awaitingAnswer:
-            return startSampling(at: now)
+            phase = .awaitingLateAnswer
+            return .sampleHere
         case .reconnecting, .sampling:
             return .connect
-        case .starting, .subscribed:
+        case .starting, .subscribed, .awaitingLateAnswer:
             return nil
         }
     }

@@ -57,14 +57,16 @@ final class WatchLoop {
     var configurationWarning = ConfigurationWarning(ownProblem: nil, readTheDaemonsFile: false)
     /// `--all` with `path = auto`: the mount table, followed while sampling here (the daemon
     /// follows it when it answers).
-    private var mounts: MountFollowing?
+    private var mounts: FollowedTable?
 
-    struct MountFollowing {
+    struct FollowedTable {
         let table: MountInfoFile
         /// The configured paths (`~` expanded, normalised): their filesystems are not added.
         let explicit: [String]
         /// The mount points added by the rule, shown after the configured paths.
         var automatic: [String]
+        /// What is followed, by the rule the daemon follows too.
+        var rule = MountFollowing()
         /// When to read the table: 200 ms after the first change, once for a burst.
         var readAt: UInt64?
     }
@@ -79,7 +81,7 @@ final class WatchLoop {
     /// the rule gave at the start.
     func followMounts(explicit: [String], automatic: [String]) {
         guard let table = try? MountInfoFile() else { return }
-        mounts = MountFollowing(table: table, explicit: explicit, automatic: automatic)
+        mounts = FollowedTable(table: table, explicit: explicit, automatic: automatic)
     }
 
     init(options: WatchOptions, profiles: BarProfiles, targets: [Target], all: Bool) throws(SystemError) {
@@ -134,7 +136,7 @@ final class WatchLoop {
         for target in targets {
             if let sampler = target.sampler { descriptors.append(pollfd(fd: sampler.wake.descriptor, events: Int16(POLLIN), revents: 0)) }
         }
-        if subscription == nil, let mounts { descriptors.append(pollfd(fd: mounts.table.descriptor, events: Int16(POLLPRI), revents: 0)) }
+        if samplesHere, let mounts { descriptors.append(pollfd(fd: mounts.table.descriptor, events: Int16(POLLPRI), revents: 0)) }
         if let late = pendingConfiguration?.descriptor { descriptors.append(pollfd(fd: late, events: Int16(POLLIN), revents: 0)) }
         let now = MonotonicClock.nanoseconds()
         let timeout = deadline().map { $0 > now ? Int32(min(($0 - now) / 1_000_000 + 1, 60_000)) : 0 } ?? -1
@@ -182,8 +184,8 @@ final class WatchLoop {
         case .connect?:
             connect(now: now)
         case .sampleHere?:
-            // The socket accepted but nobody answers (a stopped daemon): sample here.
-            subscription = nil
+            // The socket accepted but nobody answers (a stopped daemon, or one restarting
+            // slowly): sample here, and take the daemon's answer when it comes.
             startSampling()
         case nil:
             break
@@ -198,14 +200,15 @@ final class WatchLoop {
         return true
     }
 
-    /// As the daemon does: a filesystem mounted gets a block, sampled here; an unmounted
-    /// one's ends (JSON: its last snapshot, failed, with `watch_ended`).
+    /// As the daemon does, by its rule (MountFollowing): a filesystem mounted gets a block,
+    /// sampled here; an unmounted one's ends (JSON: its last snapshot, failed, with
+    /// `watch_ended`).
     private func mountsChanged() -> Bool {
-        guard subscription == nil, let following = mounts, let entries = try? following.table.read() else { return true }
-        let wanted = AutomaticWatches.mountPoints(in: entries, besides: following.explicit)
-        let diff = MountDiff(from: following.automatic, to: wanted)
+        guard samplesHere, var following = mounts, let entries = try? following.table.read() else { return true }
+        let (wanted, diff) = following.rule.changes(in: entries, besides: following.explicit, from: following.automatic)
+        following.automatic = wanted
+        mounts = following
         guard !diff.isEmpty else { return true }
-        mounts?.automatic = wanted
         var ended: [Snapshot] = []
         for path in diff.removed {
             guard let index = targets.firstIndex(where: { $0.path == path }) else { continue }
@@ -238,6 +241,9 @@ final class WatchLoop {
     }
 
     // MARK: - Daemon
+
+    /// No daemon answers: this process samples (and follows the mount table) itself.
+    private var samplesHere: Bool { subscription == nil || schedule.awaitsLateAnswer }
 
     private func connect(now: UInt64) {
         let view = ViewRequest(format: .snapshot, details: false, path: all ? nil : targets.first?.canonical, all: all)
@@ -335,7 +341,16 @@ final class WatchLoop {
 
     private func collect(_ target: Target) -> Bool {
         guard let published = target.sampler?.takePublished() else { return true }
-        for snapshot in published { guard show(snapshot, for: target) else { return false } }
+        for snapshot in published {
+            if var following = mounts, following.rule.isUnreachable(snapshot, of: target.path, followed: following.automatic) {
+                // As the daemon: never shown, and left out until it is unmounted.
+                following.automatic.removeAll { $0 == target.path }
+                mounts = following
+                targets.removeAll { $0 === target }
+                return render(changed: nil)
+            }
+            guard show(snapshot, for: target) else { return false }
+        }
         return true
     }
 

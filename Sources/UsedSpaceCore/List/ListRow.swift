@@ -10,6 +10,9 @@ public struct ListRow: Equatable, Sendable {
     /// From the daemon's snapshot of this filesystem, when it watches it.
     public var timeToFull: TimeToFull?
     public var severity: Severity
+    /// The mount table does not show this path's mount (a bare chroot): `mountPoint` is the
+    /// path measured, as df's "Mounted on" shows it then, and the type is `-`.
+    public var mountUnknown = false
 
     public init(
         mountPoint: String, fileSystemType: String, stats: FilesystemStats?, problem: String? = nil,
@@ -34,5 +37,14 @@ public struct ListRow: Equatable, Sendable {
     public static func severity(of stats: FilesystemStats?, policy: SeverityPolicy) -> Severity {
         guard let stats, !stats.readOnly else { return .normal }
         return policy.severity(of: stats, previous: .normal)
+    }
+}
+
+extension ListRow {
+    /// `path` measured where the mount table does not show its mount.
+    public static func ofUnknownMount(_ path: String) -> ListRow {
+        var row = ListRow(mountPoint: path, fileSystemType: Snapshot.unknownMountText, stats: nil)
+        row.mountUnknown = true
+        return row
     }
 }

@@ -2,8 +2,10 @@
 public struct Measurement: Equatable, Sendable {
     /// The canonical absolute path that was measured.
     public var path: String
-    public var mountPoint: String
-    public var fileSystemType: String
+    /// nil when the mount table does not show the path's mount (a bare chroot, a table
+    /// that cannot be read): statvfs still answers, as df's `-`.
+    public var mountPoint: String?
+    public var fileSystemType: String?
     public var stats: FilesystemStats
     public var sampledAt: Timestamp
     /// How a btrfs filesystem has allocated its devices (read from sysfs beside the
@@ -13,7 +15,7 @@ public struct Measurement: Equatable, Sendable {
     /// filesystem is the limit.
     public var quota: Quota?
 
-    public init(path: String, mountPoint: String, fileSystemType: String, stats: FilesystemStats, sampledAt: Timestamp) {
+    public init(path: String, mountPoint: String?, fileSystemType: String?, stats: FilesystemStats, sampledAt: Timestamp) {
         self.path = path
         self.mountPoint = mountPoint
         self.fileSystemType = fileSystemType

@@ -4,7 +4,6 @@ public enum SampleError: Error, Equatable, Hashable, Sendable, CustomStringConve
     case pathNotFound(path: String)
     case permissionDenied(path: String)
     case notADirectoryComponent(path: String)
-    case noMountFound(path: String)
     /// The filesystem reports zero blocks (e.g. some pseudo filesystems): nothing to measure.
     case noBlocks(mountPoint: String)
     /// Blocks exist but none are used or available to the user (all reserved).
@@ -25,8 +24,6 @@ public enum SampleError: Error, Equatable, Hashable, Sendable, CustomStringConve
             return "\(path): permission denied"
         case .notADirectoryComponent(let path):
             return "\(path): a component of the path is not a directory"
-        case .noMountFound(let path):
-            return "\(path): no mount in /proc/self/mountinfo holds this path"
         case .noBlocks(let mountPoint):
             return "\(mountPoint): the filesystem reports 0 blocks"
         case .noUsableBlocks(let mountPoint):

@@ -58,6 +58,14 @@ public struct Snapshot: Equatable, Sendable {
         self.timeToFull = timeToFull
     }
 
+    /// Numbers without a mount: the mount table does not show the path's mount (a bare
+    /// chroot, a table that cannot be read), and statvfs answered. Its mount point and type
+    /// are unknown: `-` in text, as df prints them, null in JSON, empty on D-Bus.
+    public var mountUnknown: Bool { stats != nil && mountPoint == nil }
+
+    /// How text shows an unknown mount point or type: df's.
+    public static let unknownMountText = "-"
+
     /// A fresh snapshot of a measurement.
     public init(_ measurement: Measurement, seq: UInt64, source: SnapshotSource) {
         self.init(

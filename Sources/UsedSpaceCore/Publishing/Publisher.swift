@@ -161,8 +161,8 @@ public struct Publisher: Sendable {
         if case .measured(var measurement) = sample {
             if measurement.mountPoint == measurement.path {
                 watchesAMountPoint = true
-            } else if watchesAMountPoint {
-                sample = .failed(.notMounted(path: measurement.path, underlying: measurement.mountPoint), path: measurement.path,
+            } else if watchesAMountPoint, let underlying = measurement.mountPoint {
+                sample = .failed(.notMounted(path: measurement.path, underlying: underlying), path: measurement.path,
                                  mountPoint: nil, fileSystemType: nil, at: measurement.sampledAt)
             }
             if case .measured = sample {

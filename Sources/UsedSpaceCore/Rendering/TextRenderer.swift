@@ -35,7 +35,8 @@ public enum TextRenderer {
     }
 
     /// `Used:\t…`, `Free:\t…`, `Total:\t…` in file-style byte counts (or the `unit`), then
-    /// `Inodes:\t…`, and `Mounted:\tread-only` on a read-only filesystem. Free is what the user can still write (df's Avail), so with reserved
+    /// `Inodes:\t…`, `Mounted on:\t- (not in the mount table)` when the mount is unknown
+    /// (Snapshot.mountUnknown), and `Mounted:\tread-only` on a read-only filesystem. Free is what the user can still write (df's Avail), so with reserved
     /// blocks Used + Free < Total. With a significant trend, `Trend:\tfull in 3–5 days`
     /// follows; then a fast fill and a btrfs filesystem's allocation (SpaceDetailsText).
     /// `template-details` replaces them all.
@@ -50,7 +51,8 @@ public enum TextRenderer {
             "Free:\t" + unit.format(stats.freeBytes),
             "Total:\t" + unit.format(stats.totalBytes),
             "Inodes:\t" + inodes(stats),
-        ] + (stats.readOnly ? ["Mounted:\tread-only"] : []) + (snapshot.timeToFull.map { ["Trend:\t" + $0.description] } ?? []) + SpaceDetailsText.detailLines(snapshot)
+        ] + (snapshot.mountUnknown ? ["Mounted on:\t" + Snapshot.unknownMountText + " (not in the mount table)"] : [])
+            + (stats.readOnly ? ["Mounted:\tread-only"] : []) + (snapshot.timeToFull.map { ["Trend:\t" + $0.description] } ?? []) + SpaceDetailsText.detailLines(snapshot)
     }
 
     /// "405,580 used, 16,371,636 free", or "n/a" where the filesystem has no inode table

@@ -58,6 +58,7 @@ extension Template {
             return (placeholder.unit ?? context.unit).format(bytes, precision: placeholder.precision)
         }
         func count(_ value: UInt64?) -> String { value.map(TextRenderer.grouped) ?? "" }
+        let unknownMount = snapshot.mountUnknown ? Snapshot.unknownMountText : ""
         switch placeholder.field {
         case .bar:
             guard let fraction else { return "" }
@@ -77,8 +78,8 @@ extension Template {
         case .inodesTotal: return count(stats.flatMap { $0.totalInodes > 0 ? $0.totalInodes : nil })
         case .timeToFull: return snapshot.timeToFull?.description ?? ""
         case .path: return ControlCharacters.replaced(in: snapshot.path)
-        case .mountpoint: return ControlCharacters.replaced(in: snapshot.mountPoint ?? "")
-        case .fstype: return ControlCharacters.replaced(in: snapshot.fileSystemType ?? "")
+        case .mountpoint: return ControlCharacters.replaced(in: snapshot.mountPoint ?? unknownMount)
+        case .fstype: return ControlCharacters.replaced(in: snapshot.fileSystemType ?? unknownMount)
         case .label: return ControlCharacters.replaced(in: context.label)
         case .ro: return stats?.readOnly == true ? "ro" : ""
         case .icon:

@@ -37,10 +37,10 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
     private var busObjects: UsedSpaceBusObjects?
     /// With `path = auto`: the mount table, followed.
     private var mountWatcher: MountWatcher?
-    /// Mount points `path = auto` found that this user cannot reach (a directory on the way
-    /// is closed to it): not watched while they stay mounted, rather than shown failed for
-    /// ever.
-    private var unreachable: Set<String> = []
+    /// Which mount points `path = auto` watches, as the table changes (the rule `watch --all`
+    /// follows too): those this user cannot reach are left out while they stay mounted,
+    /// rather than shown failed for ever.
+    private var mountFollowing = MountFollowing()
     /// Samples the watched paths on filesystems that cannot hang in one thread (one wakeup
     /// per interval for a dozen filesystems); each other path has a thread of its own.
     private var samplingGroup: SamplingGroup?
@@ -295,10 +295,9 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
 
     /// A watch's thread published `snapshot` (nil: its first sample published nothing new).
     private func published(_ snapshot: Snapshot?, by watch: WatchedPath) {
-        if let snapshot, isUnreachable(snapshot, of: watch) {
+        if let snapshot, mountFollowing.isUnreachable(snapshot, of: watch.configuredPath, followed: state.automaticPaths) {
             // Not shown: the watch ends at the next read of the mount table, asked for now
             // (not here: this runs in the watch's own event source).
-            unreachable.insert(watch.configuredPath)
             logger.info("not watching \(ControlCharacters.replaced(in: watch.path)): permission denied, this user cannot reach it",
                         metadata: ["path": "\(watch.path)"])
             mountWatcher?.readSoon()
@@ -476,20 +475,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
             }
         }
         guard let entries = mountWatcher?.read() else { return state.automaticPaths }
-        return reachable(AutomaticWatches.mountPoints(in: entries, besides: explicitPaths(of: configuration)))
-    }
-
-    /// Forgets the unreachable mount points that are no longer mounted (mounted again, one
-    /// may be reachable), and leaves out the others.
-    private func reachable(_ mountPoints: [String]) -> [String] {
-        unreachable.formIntersection(mountPoints)
-        return mountPoints.filter { !unreachable.contains($0) }
-    }
-
-    /// A filesystem `path = auto` found whose mount point this user cannot reach.
-    private func isUnreachable(_ snapshot: Snapshot, of watch: WatchedPath) -> Bool {
-        snapshot.state == .failed && state.automaticPaths.contains(watch.configuredPath)
-            && snapshot.error == SampleError.permissionDenied(path: watch.path).description
+        return mountFollowing.wanted(in: entries, besides: explicitPaths(of: configuration))
     }
 
     private func explicitPaths(of configuration: Configuration) -> [String] {
@@ -501,8 +487,7 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
     /// end, in one step as a reload makes it.
     private func mountsChanged(_ entries: [MountEntry]) {
         guard settings.followsMounts, !isStopping else { return }
-        let wanted = reachable(AutomaticWatches.mountPoints(in: entries, besides: explicitPaths(of: state.configuration)))
-        let diff = MountDiff(from: state.automaticPaths, to: wanted)
+        let (wanted, diff) = mountFollowing.changes(in: entries, besides: explicitPaths(of: state.configuration), from: state.automaticPaths)
         let reads = mountWatcher?.reads ?? 0
         guard !diff.isEmpty else {
             logger.debug("mount table read (read \(reads)): no filesystem to add or remove", metadata: ["mount_table_reads": "\(reads)"])

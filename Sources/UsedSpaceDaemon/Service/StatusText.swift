@@ -51,7 +51,8 @@ enum PublishSummary {
 
     static func describe(_ snapshot: Snapshot) -> String {
         let place = ControlCharacters.replaced(in: snapshot.mountPoint ?? snapshot.path)
-        let type = snapshot.fileSystemType.map { " (\(ControlCharacters.replaced(in: $0)))" } ?? ""
+        let type = (snapshot.fileSystemType ?? (snapshot.mountUnknown ? Snapshot.unknownMountText : nil))
+            .map { " (\(ControlCharacters.replaced(in: $0)))" } ?? ""
         guard let stats = snapshot.stats, let fraction = stats.usedFraction else {
             return "\(ControlCharacters.replaced(in: snapshot.error ?? "no numbers")) (seq \(snapshot.seq))"
         }

@@ -12,9 +12,10 @@ public enum MountTable {
 
     /// Whether the mount that `path` lies under, going by the path's text, may hang
     /// (RealFilesystems.mayHang). Nothing on any mounted filesystem is looked at (a symlink
-    /// from a local path into such a mount is not seen through).
+    /// from a local path into such a mount is not seen through). A mount the table does
+    /// not show (a bare chroot) may be anything, so it may hang.
     public static func mayHang(_ path: String, in mounts: [MountEntry]) -> Bool {
-        lexicalMount(of: path, in: mounts).map { RealFilesystems.mayHang($0.fileSystemType) } ?? false
+        lexicalMount(of: path, in: mounts).map { RealFilesystems.mayHang($0.fileSystemType) } ?? true
     }
 
     /// The mount `path` lies under, going by the path's text alone.
@@ -22,9 +23,10 @@ public enum MountTable {
         MountLocator.mount(containing: LexicalPath.normalize(path, currentDirectory: currentDirectory), in: mounts)
     }
 
-    /// As above, reading the mount table; false when it cannot be read.
+    /// As above, reading the mount table; true when it cannot be read (nothing says what
+    /// the path's mount is).
     public static func mayHang(_ path: String) -> Bool {
-        guard let mounts = try? read() else { return false }
+        guard let mounts = try? read() else { return true }
         return mayHang(path, in: mounts)
     }
 

@@ -9,7 +9,7 @@ import UsedSpaceCore
 public struct QuotaTracker {
     public static let refreshNanoseconds: UInt64 = 60_000_000_000
 
-    private var identity: (mountPoint: String, type: String)?
+    private var identity: (mountPoint: String?, type: String?)?
     private var readAt: UInt64?
     private var quotas: [Quota] = []
 
@@ -28,7 +28,7 @@ public struct QuotaTracker {
             identity = (measurement.mountPoint, measurement.fileSystemType)
         }
         if isDue(now: now) || readAt == nil {
-            quotas = QuotaReader.read(at: measurement.path, fileSystemType: measurement.fileSystemType,
+            quotas = QuotaReader.read(at: measurement.path, fileSystemType: measurement.fileSystemType ?? "",
                                        sysfs: measurement.fileSystemType == "btrfs" ? btrfs : nil)
             readAt = now
         }

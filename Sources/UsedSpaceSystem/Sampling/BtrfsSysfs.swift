@@ -73,12 +73,12 @@ public struct BtrfsAllocationReader {
     /// up again (a one-shot sample).
     public mutating func annotate(_ sample: Sample, device: (major: UInt32, minor: UInt32)?,
                                   now: UInt64 = MonotonicClock.nanoseconds()) -> Sample {
-        guard case .measured(var measurement) = sample, measurement.fileSystemType == "btrfs" else {
+        guard case .measured(var measurement) = sample, measurement.fileSystemType == "btrfs", let mountPoint = measurement.mountPoint else {
             // Whatever is at the path now, the next btrfs there is looked up afresh.
             if identity != nil || sysfs != nil { forget(identity: nil) }
             return sample
         }
-        let key = device.map { Identity(major: $0.major, minor: $0.minor, mountPoint: measurement.mountPoint) }
+        let key = device.map { Identity(major: $0.major, minor: $0.minor, mountPoint: mountPoint) }
         if key == nil || key != identity { forget(identity: key) }
         let stats = measurement.stats
         // Two tries: a directory that cannot be read any more (another filesystem came to the

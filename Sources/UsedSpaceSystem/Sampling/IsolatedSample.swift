@@ -4,8 +4,9 @@ import UsedSpaceCore
 /// One-shot sampling that a filesystem which hangs cannot hang: what `status` uses when no
 /// daemon answers.
 ///
-/// A path under a network or FUSE mount (MountTable.mayHang: judged from the mount table
-/// and the path's text, before touching the path) is sampled in a child process that can
+/// A path under a network or FUSE mount, or a mount the table does not show
+/// (MountTable.mayHang: judged from the mount table and the path's text, before touching
+/// the path) is sampled in a child process that can
 /// be left behind after the timeout. Local filesystems are sampled here: forking costs more
 /// than sampling (docs/PERFORMANCE.md).
 ///
@@ -22,7 +23,7 @@ public enum IsolatedSample {
                 ?? PathSampler.sample(path), device: nil)
             return firstSnapshot(quota.annotate(sample, btrfs: btrfs.directory))
         }
-        guard let mounts, MountTable.mayHang(path, in: mounts), let pipe = try? FileDescriptor.pipe() else { return sampleHere() }
+        guard mounts.map({ MountTable.mayHang(path, in: $0) }) ?? true, let pipe = try? FileDescriptor.pipe() else { return sampleHere() }
         // The end taken out before its number is read: FileDescriptor.Pipe says why.
         let writing = pipe.writing
         let child = fork()

@@ -10,7 +10,10 @@ public enum PathSampler {
     /// resolution holds and sampling is one statvfs.
     public struct Resolution: Equatable, Sendable {
         public var canonicalPath: String
-        public var mount: MountEntry
+        /// nil when the mount table does not show the path's mount (a bare chroot, a table
+        /// that cannot be read): statvfs answers all the same, and the mount point and type
+        /// are unknown, as df's `-`.
+        public var mount: MountEntry?
         public var device: (major: UInt32, minor: UInt32)
         public var inode: UInt64
 
@@ -66,7 +69,7 @@ public enum PathSampler {
         let time = WallClock.now()
         let answer: FilesystemProbe.Answer
         do {
-            answer = try probe.sample(readOnly: cached?.mount.readOnly ?? false)
+            answer = try probe.sample(readOnly: cached?.mount?.readOnly ?? false)
         } catch {
             cached = nil
             return .failed(pathError(error, path: path), path: path, mountPoint: nil, fileSystemType: nil, at: time)
@@ -76,22 +79,14 @@ public enum PathSampler {
             return measure(resolution, at: time) { _ throws(SystemError) in answer.reading.statistics }
         }
         cached = nil
-        let entries: [MountEntry]
-        do {
-            entries = try MountTable.read()
-        } catch {
-            return .failed(.system(call: "read", path: MountTable.path, message: error.description), path: answer.canonicalPath,
-                           mountPoint: nil, fileSystemType: nil, at: time)
-        }
-        guard let mount = MountLocator.mount(containing: answer.canonicalPath, in: entries, device: (answer.deviceMajor, answer.deviceMinor))
-        else {
-            return .failed(.noMountFound(path: answer.canonicalPath), path: answer.canonicalPath, mountPoint: nil, fileSystemType: nil, at: time)
+        let mount = (try? MountTable.read()).flatMap {
+            MountLocator.mount(containing: answer.canonicalPath, in: $0, device: (answer.deviceMajor, answer.deviceMinor))
         }
         let resolution = Resolution(canonicalPath: answer.canonicalPath, mount: mount, device: (answer.deviceMajor, answer.deviceMinor),
                                     inode: answer.inode)
         cached = resolution
         var statistics = answer.reading.statistics
-        statistics.readOnly = mount.readOnly
+        statistics.readOnly = mount?.readOnly ?? false
         return measure(resolution, at: time) { _ throws(SystemError) in statistics }
     }
 
@@ -116,16 +111,10 @@ public enum PathSampler {
         } catch {
             return failure(pathError(error, path: path), path)
         }
-        let entries: [MountEntry]
-        do {
-            entries = try mounts()
-        } catch {
-            return failure(.system(call: "read", path: MountTable.path, message: error.description), canonicalPath)
-        }
-        guard let mount = MountLocator.mount(
-            containing: canonicalPath, in: entries, device: (status.deviceMajor, status.deviceMinor)
-        ) else {
-            return failure(.noMountFound(path: canonicalPath), canonicalPath)
+        // A table that cannot be read, or does not show the mount (a bare chroot): the mount
+        // is unknown, and statvfs still answers, as df answers there.
+        let mount = (try? mounts()).flatMap {
+            MountLocator.mount(containing: canonicalPath, in: $0, device: (status.deviceMajor, status.deviceMinor))
         }
         return .success(Resolution(canonicalPath: canonicalPath, mount: mount,
                                    device: (status.deviceMajor, status.deviceMinor), inode: status.inode))
@@ -143,27 +132,28 @@ public enum PathSampler {
             if let statistics {
                 stats = try statistics(canonicalPath)
             } else {
-                stats = try Statvfs.of(canonicalPath, readOnly: mount.readOnly)
+                // An unknown mount's superblock state is unknown: not read-only.
+                stats = try Statvfs.of(canonicalPath, readOnly: mount?.readOnly ?? false)
             }
         } catch {
             return .failed(
                 pathError(error, path: canonicalPath), path: canonicalPath,
-                mountPoint: mount.mountPoint, fileSystemType: mount.fileSystemType, at: time
+                mountPoint: mount?.mountPoint, fileSystemType: mount?.fileSystemType, at: time
             )
         }
         let failure: SampleError?
         if stats.totalBlocks == 0 {
-            failure = .noBlocks(mountPoint: mount.mountPoint)
+            failure = .noBlocks(mountPoint: mount?.mountPoint ?? canonicalPath)
         } else if stats.usableBlocks == 0 {
-            failure = .noUsableBlocks(mountPoint: mount.mountPoint)
+            failure = .noUsableBlocks(mountPoint: mount?.mountPoint ?? canonicalPath)
         } else {
             failure = nil
         }
         if let failure {
-            return .failed(failure, path: canonicalPath, mountPoint: mount.mountPoint, fileSystemType: mount.fileSystemType, at: time)
+            return .failed(failure, path: canonicalPath, mountPoint: mount?.mountPoint, fileSystemType: mount?.fileSystemType, at: time)
         }
         return .measured(Measurement(
-            path: canonicalPath, mountPoint: mount.mountPoint, fileSystemType: mount.fileSystemType,
+            path: canonicalPath, mountPoint: mount?.mountPoint, fileSystemType: mount?.fileSystemType,
             stats: stats, sampledAt: time
         ))
     }

@@ -51,12 +51,13 @@ extension SamplingThread {
                 quick = QuickCheck()
                 return
             }
-            quick.isOwnMountPoint = resolution.canonicalPath == path && resolution.mount.mountPoint == path
+            quick.isOwnMountPoint = resolution.canonicalPath == path && resolution.mount?.mountPoint == path
             quick.deviceMajor = resolution.device.major
             quick.deviceMinor = resolution.device.minor
             quick.inode = resolution.inode
-            quick.isKnownLocal = RealFilesystems.isKnownLocal(resolution.mount.fileSystemType)
-            quick.readOnly = resolution.mount.readOnly
+            // A mount the table does not show may be anything: not known to be local.
+            quick.isKnownLocal = resolution.mount.map { RealFilesystems.isKnownLocal($0.fileSystemType) } ?? false
+            quick.readOnly = resolution.mount?.readOnly ?? false
         }
 
         var isKnownLocal: Bool { quick.isKnownLocal }

@@ -11,7 +11,14 @@ struct DiskFree: Equatable {
 
     static func of(_ path: String) throws -> DiskFree {
         // The target goes last so that a mount point with spaces stays whole.
-        let output = try CommandRunner.shell("df -B1 --output=size,used,avail,pcent,fstype,target \(quoted(path)) | tail -n +2")
+        try parse(try CommandRunner.shell("df -B1 --output=\(outputColumns) \(quoted(path)) | tail -n +2"), of: path)
+    }
+
+    /// df's --output for `parse`.
+    static let outputColumns = "size,used,avail,pcent,fstype,target"
+
+    /// df -B1 --output=`outputColumns`'s line of `path`, its heading left out.
+    static func parse(_ output: String, of path: String) throws -> DiskFree {
         let line = output.trimmingCharacters(in: .newlines)
         let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
         guard fields.count == 6, let size = UInt64(fields[0]), let used = UInt64(fields[1]),

@@ -8,6 +8,8 @@ final class WatchProcess {
     private let output = Pipe()
     private let errors = Pipe()
     private let received = Locked([String]())
+    /// When each line arrived, in the order of `lines`.
+    private let arrived = Locked([Date]())
     private let partial = Locked(Data())
     let stderrText = Locked("")
 
@@ -23,7 +25,7 @@ final class WatchProcess {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        let lines = received, pending = partial
+        let lines = received, pending = partial, arrivals = arrived
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             guard !data.isEmpty else { return }
@@ -32,6 +34,7 @@ final class WatchProcess {
                 while let newline = buffer.firstIndex(of: 10) {
                     let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                     buffer.removeSubrange(buffer.startIndex...newline)
+                    arrivals.update { $0.append(Date()) }
                     lines.update { $0.append(line) }
                 }
             }
@@ -45,6 +48,12 @@ final class WatchProcess {
     }
 
     var lines: [String] { received.value }
+
+    /// The lines with when each arrived.
+    var timedLines: [(line: String, at: Date)] {
+        let times = arrived.value
+        return zip(received.value, times).map { ($0, $1) }
+    }
 
     /// Waits for a line after the first `after` lines that satisfies `predicate`.
     @discardableResult

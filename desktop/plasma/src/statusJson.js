@@ -64,8 +64,14 @@ function isCount(value) {
 function readLine(object) {
     if (object === null || typeof object !== 'object' || Array.isArray(object))
         return 'an object';
-    for (const key of ['path', 'mountpoint', 'fstype', 'label']) {
+    for (const key of ['path', 'label']) {
         if (typeof object[key] !== 'string')
+            return `a "${key}" text`;
+    }
+    // null: a mount the mount table does not show (a bare chroot), or a failure before
+    // the mount was known.
+    for (const key of ['mountpoint', 'fstype']) {
+        if (typeof object[key] !== 'string' && object[key] !== null)
             return `a "${key}" text`;
     }
     if (!STATES.includes(object.state))
@@ -88,8 +94,8 @@ function readLine(object) {
         key: object.path,
         problem: null,
         path: object.path,
-        mountPoint: object.mountpoint,
-        fsType: object.fstype,
+        mountPoint: object.mountpoint === null ? '' : object.mountpoint,
+        fsType: object.fstype === null ? '' : object.fstype,
         label: object.label,
         state: object.state,
         severity: severity(object.severity, fastFill, object.state, btrfs),
