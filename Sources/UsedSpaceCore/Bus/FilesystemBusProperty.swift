@@ -89,8 +89,8 @@ public enum FilesystemBusProperty: String, CaseIterable, Sendable {
     }
 }
 
-/// What one filesystem's object shows: its watch's snapshot, with the label and level the
-/// configuration gives it.
+/// What one filesystem's object shows: its watch's snapshot, with the label the
+/// configuration gives it and the level the daemon decided (FilesystemLevel).
 public struct FilesystemBusState: Equatable, Sendable {
     /// The path as the daemon watches it (`~` expanded): the object's name.
     public var watchedPath: String
@@ -98,21 +98,15 @@ public struct FilesystemBusState: Equatable, Sendable {
     public var label: String
     public var severity: Severity
 
-    public init(watchedPath: String, snapshot: Snapshot, label: String, severity: Severity) {
+    /// `limits` decide the level of a snapshot that carries none (restored from an older
+    /// state file), as a first publish would.
+    public init(watchedPath: String, snapshot: Snapshot, label: String, limits: SeverityPolicy) {
         self.watchedPath = watchedPath
         self.snapshot = snapshot
         self.label = label
-        self.severity = severity
+        severity = FilesystemLevel.carried(by: snapshot, limits: limits)
     }
 
     /// A fill caught in the act counts only on fresh numbers, as the bars show it.
     var fastFill: FastFill? { snapshot.state == .fresh ? snapshot.fastFill : nil }
-
-    /// The level of a filesystem on a desktop: its [bar] or [filesystem] limits, or those of
-    /// `usedspace list` where it sets none, with hysteresis from `previous`; a fast fill or
-    /// btrfs metadata that cannot grow raise it (as in every bar).
-    public static func severity(of snapshot: Snapshot, limits: SeverityPolicy, previous: Severity) -> Severity {
-        let own = limits.withStandardLimits().severity(of: snapshot.limitingStats, previous: previous)
-        return max(own, snapshot.spaceAlerts.first?.severity ?? .normal)
-    }
 }

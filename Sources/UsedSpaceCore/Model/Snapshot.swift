@@ -26,6 +26,10 @@ public struct Snapshot: Equatable, Sendable {
     /// them). nil: nobody looked; empty: none of the user's processes is writing there.
     /// Never persisted nor sent.
     public var fillWriters: FillWriters?
+    /// The level the daemon decided at its publish (FilesystemLevel.decide), which every view
+    /// shows. nil in a client's own sample, or from a daemon or state file older than it: a
+    /// view then decides it as a first publish would.
+    public var level: Severity?
     /// How the btrfs filesystem has allocated its devices; nil on other filesystems.
     public var btrfs: BtrfsAllocation?
     /// A quota that leaves less room than the filesystem (Measurement.quota).

@@ -50,6 +50,7 @@ public enum SnapshotCodec {
         if let btrfs = snapshot.btrfs { json.addRaw("btrfs", SpaceDetailsCodec.encode(btrfs)) }
         if let quota = snapshot.quota { json.addRaw("quota", SpaceDetailsCodec.encode(quota)) }
         if let problem = snapshot.configurationProblem { json.add("config_error", problem) }
+        if let level = snapshot.level { json.add("level", level.name) }
         return json.finish()
     }
 
@@ -113,6 +114,11 @@ public enum SnapshotCodec {
         snapshot.configurationProblem = try optionalString("config_error", in: value)
         snapshot.notMounted = try flag("not_mounted", in: value)
         snapshot.watchEnded = try flag("watch_ended", in: value)
+        // Absent from an older daemon's line or state file: the view decides it then.
+        if let name = try optionalString("level", in: value) {
+            guard let level = Severity(name: name) else { throw .invalid("level", reason: "is not normal, warning or critical") }
+            snapshot.level = level
+        }
         if let fill = value["fast_fill"], !fill.isNull { snapshot.fastFill = try SpaceDetailsCodec.decodeFastFill(fill) }
         if let btrfs = value["btrfs"], !btrfs.isNull {
             guard stats != nil else { throw .invalid("btrfs", reason: "is there without the block counts") }

@@ -436,6 +436,13 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
         alerts?.policy = state.configuration.notify
         spaceAlerts?.policy = state.configuration.notify
         writeTextfile()
+        // Limits that changed change levels: every view follows now, not at the disk's next move.
+        for watch in watches {
+            guard let releveled = watch.releveled() else { continue }
+            let previous = watch.snapshot
+            watch.show(releveled)
+            announce(releveled, of: watch, after: previous)
+        }
         // The watches changed (a reload, a mount): the file says which there are now.
         stateSaver?.changed(seq: 0)
         saveHistory()
