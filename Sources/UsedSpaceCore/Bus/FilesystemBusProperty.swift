@@ -21,6 +21,7 @@ public enum FilesystemBusProperty: String, CaseIterable, Sendable {
     case timeToFullUpperSeconds = "TimeToFullUpperSeconds"
     case fastFillBytesPerSecond = "FastFillBytesPerSecond"
     case fastFillSecondsToFull = "FastFillSecondsToFull"
+    case fastFillWriting = "FastFillWriting"
     case btrfsUnallocatedBytes = "BtrfsUnallocatedBytes"
     case btrfsMetadata = "BtrfsMetadata"
     case quotaKind = "QuotaKind"
@@ -34,7 +35,8 @@ public enum FilesystemBusProperty: String, CaseIterable, Sendable {
     /// The D-Bus type code of the property's values.
     public var typeCode: UInt8 {
         switch self {
-        case .path, .mountPoint, .type, .label, .state, .severity, .error, .timeToFull, .btrfsMetadata, .quotaKind: return UInt8(ascii: "s")
+        case .path, .mountPoint, .type, .label, .state, .severity, .error, .timeToFull, .fastFillWriting, .btrfsMetadata, .quotaKind:
+            return UInt8(ascii: "s")
         case .usedRate: return UInt8(ascii: "d")
         case .usedPercent: return UInt8(ascii: "i")
         case .usedBytes, .freeBytes, .totalBytes, .reservedBytes, .fastFillBytesPerSecond, .btrfsUnallocatedBytes, .seq,
@@ -72,6 +74,7 @@ public enum FilesystemBusProperty: String, CaseIterable, Sendable {
         case .timeToFullUpperSeconds: return .int64(snapshot.timeToFull?.upperSeconds ?? -1)
         case .fastFillBytesPerSecond: return .uint64(filesystem.fastFill?.bytesPerSecond ?? 0)
         case .fastFillSecondsToFull: return .int64(filesystem.fastFill?.secondsToFull ?? -1)
+        case .fastFillWriting: return .string(SpaceDetailsText.writing(snapshot))
         case .btrfsUnallocatedBytes: return .uint64(snapshot.btrfs?.unallocatedBytes ?? 0)
         case .btrfsMetadata: return .string(snapshot.btrfs?.metadataLevel.rawValue ?? "")
         case .quotaKind: return .string(snapshot.quota?.kind.rawValue ?? "")

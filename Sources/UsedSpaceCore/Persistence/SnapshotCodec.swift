@@ -51,6 +51,13 @@ public enum SnapshotCodec {
         if let quota = snapshot.quota { json.addRaw("quota", SpaceDetailsCodec.encode(quota)) }
         if let problem = snapshot.configurationProblem { json.add("config_error", problem) }
         if let level = snapshot.level { json.add("level", level.name) }
+        if let found = snapshot.fillWriters {
+            var writers = JSONObjectWriter()
+            writers.addRaw("writers", "[" + found.writers.map { $0.jsonObject }.joined(separator: ",") + "]")
+            writers.add("grew", found.sawGrowth)
+            writers.add("home", found.home)
+            json.addRaw("fill_writers", writers.finish())
+        }
         return json.finish()
     }
 
@@ -120,6 +127,7 @@ public enum SnapshotCodec {
             snapshot.level = level
         }
         if let fill = value["fast_fill"], !fill.isNull { snapshot.fastFill = try SpaceDetailsCodec.decodeFastFill(fill) }
+        if let found = value["fill_writers"], !found.isNull { snapshot.fillWriters = try fillWriters(found) }
         if let btrfs = value["btrfs"], !btrfs.isNull {
             guard stats != nil else { throw .invalid("btrfs", reason: "is there without the block counts") }
             snapshot.btrfs = try SpaceDetailsCodec.decodeBtrfs(btrfs)
@@ -129,6 +137,16 @@ public enum SnapshotCodec {
             snapshot.quota = try SpaceDetailsCodec.decodeQuota(quota)
         }
         return snapshot
+    }
+
+    /// Who the daemon's helper found filling the filesystem, checked as its answer is.
+    private static func fillWriters(_ value: JSONValue) throws(Failure) -> FillWriters {
+        guard case .array(let list)? = value["writers"], let grew = value["grew"]?.boolValue else {
+            throw .invalid("fill_writers", reason: "is not a list of writers and whether the filesystem grew")
+        }
+        let writers: [FillWriter]
+        do { writers = try FillWriterExchange.writers(list) } catch { throw .invalid("fill_writers", reason: "has \(error.description)") }
+        return FillWriters(writers, sawGrowth: grew, home: try optionalString("home", in: value))
     }
 
     private static func string(_ key: String, in object: JSONValue) throws(Failure) -> String {

@@ -4,8 +4,9 @@ import UsedSpaceSystem
 /// One watched path on the daemon's loop: the thread that samples it (and decides, by the
 /// publish rule, what is news), the loop's sources that hear from that thread and check on
 /// it, and the snapshot clients are shown. It owns the path's snapshot stream: every
-/// snapshot comes from its thread's Publisher, and gets its time-to-full estimate and its
-/// level (FilesystemLevel, from the last one's) here before anyone sees it.
+/// snapshot comes from its thread's Publisher, and gets its time-to-full estimate, its level
+/// (FilesystemLevel, from the last one's) and, during a fast fill, who is filling it
+/// (FillWriterNaming) here before anyone sees it.
 final class WatchedPath: ServedWatch {
     /// As configured (`~/…` allowed); identifies the watch across reloads.
     let configuredPath: String
@@ -28,6 +29,8 @@ final class WatchedPath: ServedWatch {
     var profiles = BarProfiles(configuration: Configuration(), home: nil) {
         didSet { renderings = [:] }
     }
+    /// Who is filling the filesystem, while a fast fill goes on (FillWriterNaming).
+    private var writers: FillWriters?
     /// Records a fresh snapshot in its history and gives the estimate (the manager's
     /// TimeToFullTracker, shared by every watch's history file).
     private let estimate: (Snapshot) -> TimeToFull?
@@ -93,13 +96,18 @@ final class WatchedPath: ServedWatch {
     }
 
     /// A fresh snapshot gets the estimate of its history; a stale one keeps the last one's.
-    /// Then its level.
+    /// Then its level, and during a fast fill its writers.
     private func completed(_ new: Snapshot) -> Snapshot {
         var shown = new
         switch new.state {
         case .fresh: shown.timeToFull = estimate(new)
         case .stale: shown.timeToFull = snapshot?.timeToFull
         case .failed: shown.timeToFull = nil
+        }
+        if new.state == .fresh && new.fastFill != nil {
+            shown.fillWriters = writers
+        } else if new.state != .stale {
+            writers = nil
         }
         return leveled(shown)
     }
@@ -122,6 +130,7 @@ final class WatchedPath: ServedWatch {
     func republish(with estimate: TimeToFull?) -> Snapshot? {
         guard estimate?.description != snapshot?.timeToFull?.description, var republished = sampler.republish() else { return nil }
         republished.timeToFull = estimate
+        if republished.state == .fresh && republished.fastFill != nil { republished.fillWriters = writers }
         return leveled(republished)
     }
 
@@ -136,6 +145,15 @@ final class WatchedPath: ServedWatch {
         let level = FilesystemLevel.decide(snapshot, limits: limits(for: snapshot), previous: snapshot.level)
         guard level != snapshot.level else { return nil }
         return republished { $0.level = level }
+    }
+
+    /// The same numbers with who is filling the filesystem (the helper answered): a new
+    /// snapshot, the next seq; nil when no fill is shown or they say what it says already.
+    func named(_ found: FillWriters) -> Snapshot? {
+        writers = found
+        collect()
+        guard let snapshot, snapshot.state == .fresh, snapshot.fastFill != nil, snapshot.fillWriters != found else { return nil }
+        return republished { $0.fillWriters = found }
     }
 
     /// The snapshot shown, changed, as the next seq; nil without numbers.

@@ -80,7 +80,8 @@ function readLine(object) {
         return 'its sizes';
     const fill = object.fast_fill;
     const fastFill = fill && isCount(fill.bytes_per_second) && typeof fill.seconds_to_full === 'number'
-        ? {bytesPerSecond: fill.bytes_per_second, secondsToFull: fill.seconds_to_full} : null;
+        ? {bytesPerSecond: fill.bytes_per_second, secondsToFull: fill.seconds_to_full, writing: typeof fill.writing === 'string' ? fill.writing : ''}
+        : null;
     const btrfs = object.btrfs && isCount(object.btrfs.unallocated_bytes)
         ? {unallocatedBytes: object.btrfs.unallocated_bytes, metadata: String(object.btrfs.metadata_state || '')} : null;
     return {
