@@ -67,7 +67,7 @@ struct FillWriterLookup {
             targets.append((index, FillWriterWindow.Target(entry)))
         }
         var named = snapshots
-        for (target, seen) in zip(targets, FillWriterWindow.look(at: targets.map(\.target), home: ProcessEnvironment.homeDirectory)) {
+        for (target, seen) in zip(targets, FillWriterWindow.look(at: targets.map { $0.target }, home: ProcessEnvironment.homeDirectory)) {
             named[target.index].fillWriters = seen
         }
         return named
