@@ -87,16 +87,18 @@ struct FillWriterSurveyTests {
         }
     }
 
-    /// Root (this process) fills it: someone else, since the filesystem grew; nobody writes:
-    /// nobody seen, never someone else.
+    /// Another user (nobody) fills it: someone else, since the filesystem grew; nobody
+    /// writes: nobody seen, never someone else.
     @Test func aWindowSaysSomeoneElseOnlyWhenTheFilesystemGrew() throws {
         let scratch = try ScratchDirectory("writers-grew")
-        let mount = try scratch.mountTmpfs(at: "fs", options: "size=1g")
+        let mount = try scratch.mountTmpfs(at: "fs", options: "size=1g,mode=1777")
         let target = try Self.target(mount)
         let quiet = FillWriterWindow.look(at: [target], home: nil)[0]
         #expect(quiet.writers.isEmpty && !quiet.sawGrowth, "\(quiet)")
-        let theirs = try SteadyWriter(path: mount + "/system.log", bytesPerSecond: 20_000_000)
-        defer { theirs.stop() }
+        let theirs = try WriterProcess(mount + "/theirs.log", bytesPerSecond: 20_000_000,
+                                       prefix: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+        defer { theirs.end() }
+        #expect(waitUntil(seconds: 5) { FileManager.default.fileExists(atPath: mount + "/theirs.log") })
         let busy = FillWriterWindow.look(at: [target], home: nil)[0]
         #expect(busy.writers.isEmpty && busy.sawGrowth, "\(busy)")
     }
