@@ -61,22 +61,48 @@ DESKTOP_BUILD = $(SCRATCH)/desktop
 MANIFEST ?= $(PREFIX)/share/usedspace/installed-files
 DESTDIR ?=
 SWIFT ?= swift
+# The same toolchain's compiler, for the lean probe below.
+SWIFTC ?= $(SWIFT)c
 # The build directory of `make`, `make install` and `make deb` (--scratch-path): its own, so
 # that it never waits on a `swift test` running in .build, nor the other way round.
 SCRATCH ?= .build-make
+# The architecture built for, as uname -m, the target triple and Debian's multiarch
+# directories spell it (x86_64, aarch64); Package.swift takes it as USEDSPACE_ARCH.
+ARCH ?= $(shell uname -m)
+# Goals that build nothing, for which make probes nothing.
+QUIET_GOALS = check uninstall deb-path bin-dir clean
+BUILDS = $(filter-out $(QUIET_GOALS),$(or $(MAKECMDGOALS),all))
 # What ships is the lean build (Package.swift, USEDSPACE_EMBEDDED): Embedded Swift at -Osize,
 # its hot code packed by the toolchain's lld (link/), which starts faster than df and keeps a
-# bar's daemon and watch lighter than i3status (docs/PERFORMANCE.md). EMBEDDED=0 builds the
-# normal binaries instead (give them their own SCRATCH). The tests run against these with
-# USEDSPACE_BIN_DIR=$(SCRATCH)/bin (`make -s bin-dir`), where both land.
+# bar's daemon and watch lighter than i3status (docs/PERFORMANCE.md). Where the toolchain
+# cannot build it (make/lean-probe.sh asks it: in Embedded Swift, Debian 13's Swift 6.0.3
+# has no String, sid's 6.2.3 no Double's text), make says so in one line and builds the
+# normal binaries. EMBEDDED=0
+# builds the normal binaries anyway (give them their own SCRATCH); EMBEDDED=1 skips the
+# probe. The tests run against these with USEDSPACE_BIN_DIR=$(SCRATCH)/bin (`make -s
+# bin-dir`), where both land.
+ifeq ($(origin EMBEDDED)$(if $(BUILDS),probe),undefinedprobe)
+LEAN_PROBLEM := $(shell sh make/lean-probe.sh '$(SWIFTC)' '$(ARCH)' 2>&1)
+EMBEDDED := $(if $(LEAN_PROBLEM),0,1)
+$(if $(LEAN_PROBLEM),$(info make: $(LEAN_PROBLEM); building the normal binaries))
+endif
 EMBEDDED ?= 1
+# The lean build's target: the triple of the toolchain's embedded standard library, which
+# may not be its default one (Debian's toolchains build for x86_64-pc-linux-gnu).
+LEAN_TRIPLE = $(if $(filter 1,$(EMBEDDED)),--triple $(ARCH)-unknown-linux-gnu)
 # The client links statically against musl (CLIENT_LIBC=musl; Debian's musl-dev): static
 # glibc's own start-up costs more than all the rest of a `usedspace status`
-# (docs/PERFORMANCE.md). CLIENT_LIBC=glibc links it against glibc, for systems without musl.
+# (docs/PERFORMANCE.md). Only the lean build can; without musl-dev (and no MUSL_LIB given)
+# make says so and links it against glibc (CLIENT_LIBC=glibc, which starts slower).
 # It builds in its own scratch directory, then joins the daemon in $(SCRATCH)/bin.
+MUSL_INCLUDE ?= /usr/include/$(ARCH)-linux-musl
+MUSL_LIB ?= /usr/lib/$(ARCH)-linux-musl
+MUSL_FOUND = $(or $(filter command line,$(origin MUSL_LIB)),$(wildcard $(MUSL_LIB)/libc.a))
+ifeq ($(origin CLIENT_LIBC)$(EMBEDDED),undefined1)
+CLIENT_LIBC := $(if $(MUSL_FOUND),musl,glibc)
+$(if $(BUILDS),$(if $(MUSL_FOUND),,$(info make: no musl ($(MUSL_LIB)/libc.a): the client links against glibc and starts slower; apt-get install musl-dev for the faster one)))
+endif
 CLIENT_LIBC ?= $(if $(filter 1,$(EMBEDDED)),musl,glibc)
-MUSL_INCLUDE ?= /usr/include/x86_64-linux-musl
-MUSL_LIB ?= /usr/lib/x86_64-linux-musl
 CLIENT_SCRATCH = $(SCRATCH)/client-$(CLIENT_LIBC)
 # Install binaries from elsewhere (BUILDDIR=…) without building them here.
 BUILDDIR ?= $(SCRATCH)/bin
@@ -110,7 +136,7 @@ KNOWN_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 all: build
 
 build: client
-	USEDSPACE_EMBEDDED=$(EMBEDDED) $(SWIFT) build -c release --scratch-path $(SCRATCH) --product usedspaced
+	USEDSPACE_EMBEDDED=$(EMBEDDED) USEDSPACE_ARCH=$(ARCH) $(SWIFT) build -c release $(LEAN_TRIPLE) --scratch-path $(SCRATCH) --product usedspaced
 	install -m 755 $(SCRATCH)/release/usedspaced $(SCRATCH)/bin/usedspaced
 
 # The client alone, as shipped, into $(SCRATCH)/bin (the bench scripts build it so).
@@ -123,8 +149,8 @@ client:
 		echo "make: the client links against musl, and there is no $(MUSL_LIB)/libc.a or $(MUSL_INCLUDE)/stdio.h." >&2; \
 		echo "  apt-get install musl-dev; or MUSL_LIB=… MUSL_INCLUDE=… where your musl is;" >&2; \
 		echo "  or CLIENT_LIBC=glibc (it starts slower: docs/PERFORMANCE.md)" >&2; exit 1; }
-	USEDSPACE_EMBEDDED=$(EMBEDDED) USEDSPACE_LIBC=$(CLIENT_LIBC) USEDSPACE_MUSL_INCLUDE='$(MUSL_INCLUDE)' USEDSPACE_MUSL_LIB='$(MUSL_LIB)' \
-		$(SWIFT) build -c release --scratch-path $(CLIENT_SCRATCH) --product usedspace
+	USEDSPACE_EMBEDDED=$(EMBEDDED) USEDSPACE_ARCH=$(ARCH) USEDSPACE_LIBC=$(CLIENT_LIBC) USEDSPACE_MUSL_INCLUDE='$(MUSL_INCLUDE)' USEDSPACE_MUSL_LIB='$(MUSL_LIB)' \
+		$(SWIFT) build -c release $(LEAN_TRIPLE) --scratch-path $(CLIENT_SCRATCH) --product usedspace
 	install -d $(SCRATCH)/bin
 	install -m 755 $(CLIENT_SCRATCH)/release/usedspace $(SCRATCH)/bin/usedspace
 
@@ -197,16 +223,21 @@ DEB_BUILD = $(SCRATCH)/deb
 DEB_ROOT = $(DEB_BUILD)/debian/usedspace
 DEB_DOC = $(DEB_ROOT)/usr/share/doc/usedspace
 # Built-Using names the Debian source packages whose code is linked in statically, as policy
-# asks for their licenses' sake: musl's libc.a into the static client, and gcc-12's libgcc.a
-# into the daemon (128-bit division), from the gcc installation the Swift toolchain's clang
-# selects on Debian 12. The Swift standard library and the toolchain's compiler-rt are not
-# Debian packages: see the copyright.
-BUILT_USING_PACKAGES ?= musl-dev libgcc-12-dev
+# asks for their licenses' sake: the C library of a static client (musl's libc.a, or glibc's);
+# the libgcc the toolchain's clang selects (128-bit division), with libstdc++ in the normal
+# build, into the daemon; and the Swift toolchain's own libraries where it is a Debian
+# package (swiftlang). A swift.org toolchain is not: see the copyright. Each is found by the
+# file linked in (dpkg -S), not named by release.
+TOOLCHAIN_SWIFTC = $(realpath $(shell command -v $(SWIFTC)))
+STATIC_LIBC = $(if $(filter musl,$(CLIENT_LIBC)),$(MUSL_LIB)/libc.a,$(shell $(dir $(TOOLCHAIN_SWIFTC))clang -print-file-name=libc.a))
+BUILT_USING_FILES = $$(readelf -l $(DEB_ROOT)/usr/bin/usedspace | grep -q 'program interpreter' || echo $(STATIC_LIBC)) \
+	$(shell $(dir $(TOOLCHAIN_SWIFTC))clang -print-libgcc-file-name) $(TOOLCHAIN_SWIFTC)
+BUILT_USING_PACKAGES ?= $$(dpkg -S $$(realpath $(BUILT_USING_FILES)) 2>/dev/null | sed 's/: .*//; s/, /\n/g')
 
 deb: $(BUILD_FIRST)
 	@test -n "$(VERSION)" || { echo "make deb: no 'public static let current = \"…\"' in $(VERSION_FILE)" >&2; exit 1; }
 	@test -n "$(DEB_ARCH)" || { echo "make deb: needs dpkg (apt-get install dpkg-dev)" >&2; exit 1; }
-	@for tool in dpkg-deb dpkg-shlibdeps dpkg-gencontrol dpkg-parsechangelog; do \
+	@for tool in dpkg-deb dpkg-shlibdeps dpkg-gencontrol dpkg-parsechangelog readelf; do \
 		command -v $$tool >/dev/null || { echo "make deb: needs $$tool (apt-get install dpkg-dev)" >&2; exit 1; }; done
 	@for program in usedspace usedspaced; do \
 		reported=$$($(BUILDDIR)/$$program --version); \
@@ -216,7 +247,7 @@ deb: $(BUILD_FIRST)
 	rm -rf $(DEB_BUILD)
 	install -d $(DEB_BUILD)/debian $(DEB_ROOT)/DEBIAN
 	cp packaging/debian/control packaging/debian/changelog $(DEB_BUILD)/debian/
-	$(MAKE) --no-print-directory install BUILD_FIRST= DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr \
+	$(MAKE) --no-print-directory install BUILD_FIRST= EMBEDDED=$(EMBEDDED) CLIENT_LIBC=$(CLIENT_LIBC) DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr \
 		BINDIR=/usr/bin MANDIR=/usr/share/man USERUNITDIR=/usr/lib/systemd/user \
 		BASHCOMPDIR=/usr/share/bash-completion/completions ZSHCOMPDIR=/usr/share/zsh/vendor-completions \
 		FISHCOMPDIR=/usr/share/fish/vendor_completions.d DBUSSERVICEDIR=/usr/share/dbus-1/services MANIFEST= \
@@ -234,7 +265,8 @@ deb: $(BUILD_FIRST)
 	for script in postinst prerm postrm; do \
 		sed -e '/^#USER_MANAGERS#$$/{r packaging/user-managers.sh' -e 'd;}' packaging/debian/$$script > $(DEB_ROOT)/DEBIAN/$$script && \
 		chmod 755 $(DEB_ROOT)/DEBIAN/$$script || exit 1; done
-	cd $(DEB_BUILD) && dpkg-shlibdeps -Tdebian/usedspace.substvars debian/usedspace/usr/bin/usedspaced
+	cd $(DEB_BUILD) && dpkg-shlibdeps -Tdebian/usedspace.substvars debian/usedspace/usr/bin/usedspaced \
+		$$(readelf -l debian/usedspace/usr/bin/usedspace | grep -q 'program interpreter' && echo debian/usedspace/usr/bin/usedspace)
 	built_using=$$(dpkg-query -W -f='$${source:Package} (= $${source:Version})\n' $(BUILT_USING_PACKAGES) | sort -u | paste -sd, - | sed 's/,/, /g') && \
 		echo "misc:Built-Using=$$built_using" >> $(DEB_BUILD)/debian/usedspace.substvars
 	cd $(DEB_BUILD) && dpkg-gencontrol -pusedspace -Tdebian/usedspace.substvars -Pdebian/usedspace

@@ -33,7 +33,7 @@
 # FUZZ_TIMEOUT (10) seconds one input may take before it counts as a hang; FUZZ_OUT (a new
 # directory under /tmp) for the logs, corpus copies and reproducers; FUZZ_KEEP_CORPUS=1 keeps
 # the grown corpus copies (they are deleted otherwise); FUZZ_ARGS, extra libFuzzer options.
-# Needs: swift (6.1 or later, whose toolchain ships libFuzzer on Linux).
+# Needs: a Swift toolchain that ships libFuzzer on Linux (swift.org's does).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -17,7 +17,7 @@
 #                                                  first build of all nine variants ~1 min more)
 #        BENCH_QUICK=1 bench/startup-variants.sh   (smoke run: 3 short rounds)
 #        BENCH_ROUNDS=30 bench/startup-variants.sh (more rounds on a noisy machine)
-# Needs: swift (6.1 or later), python3, hyperfine (apt-get install hyperfine), and
+# Needs: swift (6.1 or later: bench/variants/Package.swift), python3, hyperfine (apt-get install hyperfine), and
 # swift-argument-parser resolvable (from https://github.com/apple/swift-argument-parser).
 # BENCH_CLIENT_SOURCE=dir builds the client from that copy of the package instead of this
 # work tree (e.g. a `git archive` of a commit while the work tree does not build).

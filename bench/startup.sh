@@ -23,7 +23,8 @@
 #        BENCH_BASELINE_BIN=path/to/old/usedspace bench/startup.sh   (and that one's status beside it)
 #        BENCH_CLIENT_SOURCE=dir bench/startup.sh  (build the client from that copy of the package,
 #                                                   one with `make client`, e.g. a `git archive`)
-# Needs: swift (6.1 or later), make, musl-dev, python3, hyperfine (apt-get install hyperfine).
+# Needs: a Swift toolchain that builds the lean binaries (make says when one cannot: swift.org's
+# 6.3 does), make, musl-dev, python3, hyperfine (apt-get install hyperfine).
 # Writes: the hyperfine JSON of every round and summary.md into BENCH_OUT (default: a new
 # directory under /tmp, printed at the end).
 set -euo pipefail

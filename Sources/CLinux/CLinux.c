@@ -24,9 +24,9 @@ __attribute__((constructor)) static void keep_arguments(int count, char **values
 }
 #else
 // musl calls them with none. Before main, environ is still the envp of the initial stack,
-// which the x86-64 System V ABI lays out as argc, argv[0] … argv[argc - 1], NULL, envp: so
-// argc is the first n for which the slot n + 2 below environ holds n (the others hold
-// pointers).
+// which Linux's ELF loader lays out, on x86-64 and aarch64 alike, as argc, argv[0] …
+// argv[argc - 1], NULL, envp: so argc is the first n for which the slot n + 2 below environ
+// holds n (the others hold pointers).
 __attribute__((constructor)) static void keep_arguments(void) {
     long count = 0;
     while ((long)environ[-2 - count] != count) count++;

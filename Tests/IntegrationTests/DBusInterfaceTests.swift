@@ -52,7 +52,7 @@ struct DBusInterfaceTests {
         let introspection = try daemon.manager.runAsUser("/usr/bin/gdbus", ["introspect", "--session", "--dest", UserBus.name, "--object-path", object])
         var introspected: [String: String] = [:]
         for match in introspection.stdout.matches(of: #/readonly (\w+) (\w+) = /#) { introspected[String(match.output.2)] = String(match.output.1) }
-        #expect(introspected == (try Self.documentedProperties()), "\(introspection.stdout)")
+        #expect(try introspected == Self.documentedProperties(), "\(introspection.stdout)")
         #expect(!introspection.stdout.contains("readwrite"))
 
         // df's numbers, exactly, once the daemon has seen the write.
@@ -69,12 +69,13 @@ struct DBusInterfaceTests {
         #expect(properties["UsedPercent"] as? Int == df.percent)
         #expect(properties["State"] as? String == "fresh")
         #expect(properties["Severity"] as? String == "normal")
-        #expect(bus.property(UserBus.root, "Version", interface: UserBus.name) as? String == (try CommandRunner.run(CommandRunner.usedspaced, ["--version"]).stdout
-            .trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: " ").last))
+        #expect(try bus.property(UserBus.root, "Version", interface: UserBus.name) as? String == CommandRunner.run(CommandRunner.usedspaced, ["--version"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: " ").last)
         #expect(bus.property(UserBus.root, "ConfigurationProblem", interface: UserBus.name) as? String == "")
     }
 
-    @Test func aPublishIsOnePropertiesChangedWithTheLevelAndAnIdleDiskSendsNone() throws {
+    @Test(Prerequisite.enabled(SampleSighting.available, SampleSighting.requirement))
+    func aPublishIsOnePropertiesChangedWithTheLevelAndAnIdleDiskSendsNone() throws {
         let scratch = try ScratchDirectory("bus-publish")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
         let (daemon, bus) = try Self.daemon(["--path", mount, "--interval", "100ms"], config: "[bar]\nwarn = 50%\ncritical = 5MB\n")
@@ -98,9 +99,11 @@ struct DBusInterfaceTests {
         #expect(changes.allSatisfy { $0["Path"] == nil && $0["TotalBytes"] == nil })
         #expect(changes.compactMap { $0["Severity"] as? String } == ["warning", "critical", "normal"], "\(changes)")
 
-        // An idle disk: nothing at all for a while.
+        // An idle disk: nothing at all while the daemon samples it 20 times.
         let before = monitor.signals.count
-        usleep(3_000_000) // the observation window
+        let sighting = try SampleSighting(daemon, path: mount)
+        try #require(sighting.waitForSamples(20, seconds: 10), "the daemon sampled the idle disk \(sighting.readings().count) times in 10 s")
+        sighting.stop()
         #expect(monitor.signals.count == before, "\(monitor.signals.dropFirst(before))")
         _ = daemon
     }

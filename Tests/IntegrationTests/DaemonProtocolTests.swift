@@ -83,7 +83,8 @@ struct DaemonProtocolTests {
         #expect(lines.count == 6)
     }
 
-    @Test(Prerequisite.root) func subscribersGetEveryPublishAndNothingElse() throws {
+    @Test(Prerequisite.root, Prerequisite.enabled(SampleSighting.available, SampleSighting.requirement))
+    func subscribersGetEveryPublishAndNothingElse() throws {
         let scratch = try ScratchDirectory("subscribe")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
         let daemon = try Self.daemon(["--path", mount, "--interval", "100ms"])
@@ -99,9 +100,13 @@ struct DaemonProtocolTests {
         #expect(update.json?["seq"] as? Int == seq + 1)
         #expect((update.json?["used_bytes"] as? Int ?? 0) >= 1 << 20)
 
-        // One 4 KiB page is 0.004 %, under the 0.01 % threshold: nothing for 20 intervals.
+        // One 4 KiB page is 0.004 %, under the 0.01 % threshold: once the daemon has sampled
+        // it, nothing (an observation window of 5 intervals after that sample).
+        let sighting = try SampleSighting(daemon, path: mount)
         try Data(count: 4096).write(to: URL(fileURLWithPath: mount + "/small"))
-        #expect(throws: HarnessFailure.self) { try client.readFrame(timeout: 2) }
+        try #require(try sighting.waitForSampleOfNow(), "the daemon did not sample the 4 KiB page")
+        sighting.stop()
+        #expect(throws: HarnessFailure.self) { try client.readFrame(timeout: 0.5) }
 
         // Freeing space publishes too (the widget's bug was to miss this).
         try daemon.whileStopped { try FileManager.default.removeItem(atPath: mount + "/big") }

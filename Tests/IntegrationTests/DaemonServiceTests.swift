@@ -33,7 +33,8 @@ struct DaemonServiceTests {
         #expect(Int(pid) ?? 0 > 0)
     }
 
-    @Test(Prerequisite.root) func publishesARealChangeAndNotASubThresholdOne() throws {
+    @Test(Prerequisite.root, Prerequisite.enabled(SampleSighting.available, SampleSighting.requirement))
+    func publishesARealChangeAndNotASubThresholdOne() throws {
         let scratch = try ScratchDirectory("svc-tmpfs")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
         let manager = try SystemdUserManager(asUser: SystemdUserManager.pool)
@@ -51,8 +52,12 @@ struct DaemonServiceTests {
         #expect(update.header == "update 1")
         #expect(update.json?["seq"] as? Int == seq + 1)
 
+        // A 4 KiB page, 0.004 %: once the daemon has sampled it, nothing is published.
+        let sighting = try SampleSighting(pid: daemon, path: mount)
         try Data(count: 4096).write(to: URL(fileURLWithPath: mount + "/page"))
-        #expect(throws: HarnessFailure.self) { try client.readFrame(timeout: 2) }
+        try #require(try sighting.waitForSampleOfNow(), "the daemon did not sample the 4 KiB page")
+        sighting.stop()
+        #expect(throws: HarnessFailure.self) { try client.readFrame(timeout: 0.5) } // an observation window after that sample
         // 2 MiB of 100 MiB: the status line says the new share, df's Use%.
         let percent = try #require(update.json?["used_percent"] as? Int)
         #expect(try manager.property("usedspace.service", "StatusText").hasPrefix("\(percent)% used of "))

@@ -75,8 +75,10 @@ import Testing
 
     // MARK: - What is in the package
 
+    // The reasons here are joined with +, not interpolated: an interpolation in a @Test's
+    // arguments crashes Swift 6.0.3's compiler (an assertion in CSGen's visitTapExpr).
     @Test(Prerequisite.enabled(DebianPackage.available && ["dpkg-deb", "lintian", "readelf", "file"].allSatisfy(Prerequisite.hasCommand),
-                               "\(DebianPackage.missing); and dpkg-deb, lintian, binutils, file"))
+                               Comment(rawValue: DebianPackage.missing + "; and dpkg-deb, lintian, binutils, file")))
     func contentsDependsAndLintian() throws {
         let deb = try DebianPackage.require()
         let version = try Self.version()
@@ -140,7 +142,7 @@ import Testing
         for (installed, source) in [("man1/usedspace.1.gz", "man/usedspace.1"), ("man5/usedspace.conf.5.gz", "man/usedspace.conf.5"),
                                     ("man8/usedspaced.8.gz", "man/usedspaced.8")] {
             let page = try CommandRunner.shell("gzip -dc \(quoted(root + "/usr/share/man/" + installed))")
-            #expect(page == (try String(contentsOf: Self.repository.appendingPathComponent(source), encoding: .utf8)), "\(installed)")
+            #expect(try page == String(contentsOf: Self.repository.appendingPathComponent(source), encoding: .utf8), "\(installed)")
         }
         let copyright = try String(contentsOfFile: root + "/usr/share/doc/usedspace/copyright", encoding: .utf8)
         #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
@@ -177,7 +179,7 @@ import Testing
     /// `dpkg --purge`: nothing of ours is left, and nothing else is either but what packages
     /// apt may have added for us own.
     @Test(Prerequisite.enabled(DebianPackage.available && DebianRoot.available,
-                               "needs root, debootstrap, the Debian archive, and the package: \(DebianPackage.missing)"))
+                               Comment(rawValue: "needs root, debootstrap, the Debian archive, and the package: " + DebianPackage.missing)))
     func installsRunsAndPurgesInACleanDebianRoot() throws {
         let deb = try DebianPackage.require()
         let version = try Self.version()
@@ -330,7 +332,8 @@ import Testing
     /// and disables it for the logged-in user (prerm) and leaves no link behind.
     @Test(Prerequisite.enabled(DebianPackage.available && SystemdUserManager.unprivilegedAvailable && Prerequisite.hasCommand("dpkg")
                                && !DebianPackage.installedHere,
-                               "needs root, systemd (a user manager and journald), useradd, setpriv, dpkg, the package (\(DebianPackage.missing)), and a machine where usedspace is not installed: it installs the package here and purges it"))
+                               Comment(rawValue: "needs root, systemd (a user manager and journald), useradd, setpriv, dpkg, the package (" + DebianPackage.missing
+                                       + "), and a machine where usedspace is not installed: it installs the package here and purges it")))
     func aRealUserManagerRunsThePackagedDaemon() throws {
         guard !DebianPackage.installedHere else {
             Issue.record("usedspace is installed on this machine: this test installs the package here and purges it, so it does not run where that would replace an installation")

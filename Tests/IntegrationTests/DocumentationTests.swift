@@ -72,6 +72,64 @@ import Testing
         }
     }
 
+    /// Every document and every file of the repository that the code, the tests, the scripts
+    /// and the docs cite exists: a bare document name ("json.md", found anywhere in the
+    /// repository) or a path from its top ("docs/dbus.md", "Sources/CLinux/Rounding.c:41",
+    /// "Tests/Roots/make-root"). A citation in a comment is a promise to a reader too.
+    @Test func everyCitedDocumentAndFileExists() throws {
+        let files = try Self.repositoryFiles()
+        let documents = Set(files.filter { $0.hasSuffix(".md") }.map { ($0 as NSString).lastPathComponent })
+        // Written by the bench scripts into their output directory, not kept here.
+        let generated: Set<String> = ["summary.md"]
+        let tops = ["Sources", "Tests", "docs", "desktop", "bench", "packaging", "man", "systemd", "link", "Fuzz",
+                    "completions", "dbus", "make", ".ci"]
+        // (ICU's expressions: Swift's own have no lookbehind.)
+        let document = try NSRegularExpression(pattern: "(?<![\\w/.-])([A-Za-z0-9_-]+\\.md)\\b")
+        let path = try NSRegularExpression(pattern: "(?<![\\w/.<$-])((?:" + tops.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
+                                           + ")/[A-Za-z0-9_./@+-]*[A-Za-z0-9_])")
+        let lineNumber = try NSRegularExpression(pattern: ":\\d+(–\\d+)?$")
+        func found(_ expression: NSRegularExpression, in text: String) -> [String] {
+            expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+                Range($0.range(at: 1), in: text).map { String(text[$0]) }
+            }
+        }
+        var missing: [String] = []
+        for file in files where !Self.binary(file) {
+            guard let text = try? Self.text(file) else { continue }
+            for name in found(document, in: text) where !documents.contains(name) && !generated.contains(name) {
+                missing.append("\(file): \(name)")
+            }
+            for cited in found(path, in: text) {
+                let relative = lineNumber.stringByReplacingMatches(in: cited, range: NSRange(cited.startIndex..., in: cited), withTemplate: "")
+                if !FileManager.default.fileExists(atPath: Self.repository.appendingPathComponent(relative).path) {
+                    missing.append("\(file): \(relative)")
+                }
+            }
+        }
+        #expect(missing.isEmpty, "cited, and not in the repository: \(missing)")
+    }
+
+    /// The repository's own files (what git tracks, or else what is there but builds).
+    static func repositoryFiles() throws -> [String] {
+        let listed = try? CommandRunner.run("/usr/bin/git", ["-C", repository.path, "ls-files"])
+        if let listed, listed.status == 0, !listed.stdout.isEmpty {
+            return listed.stdout.split(separator: "\n").map(String.init)
+        }
+        guard let walker = FileManager.default.enumerator(atPath: repository.path) else { return [] }
+        var files: [String] = []
+        while let path = walker.nextObject() as? String {
+            if path.hasPrefix(".build") || path.hasPrefix(".git") { walker.skipDescendants(); continue }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: repository.appendingPathComponent(path).path, isDirectory: &isDirectory),
+               !isDirectory.boolValue { files.append(path) }
+        }
+        return files
+    }
+
+    static func binary(_ file: String) -> Bool {
+        [".png", ".so", ".gz"].contains { file.hasSuffix($0) } || file.contains("/Corpus/")
+    }
+
     /// Every key the JSON output can have (the renderers' source, nested objects included)
     /// is described in docs/json.md, and so is every key of the contract.
     @Test func everyJSONKeyIsInTheJSONReference() throws {

@@ -12,7 +12,8 @@ import Testing
     }
 
     /// The target: a steady 50 MB/s with 10 GB free is flagged within 30 s.
-    @Test(Prerequisite.root, Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"))
+    @Test(Prerequisite.root, Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"),
+          Prerequisite.enabled(SampleSighting.available, SampleSighting.requirement))
     func aSteadyFillIsCaughtWithinHalfAMinuteAndFallsSilentWhenItStops() throws {
         let scratch = try ScratchDirectory("fast-fill")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=10000000000")
@@ -25,7 +26,11 @@ import Testing
         let bar = try daemon.watch(["--path", mount, "--format", "i3bar"])
         let direct = try daemon.watch(["--path", mount, "--format", "json", "--no-daemon"])
         try direct.waitForLine()
-        sleep(10) // an observation window: 10 s of a quiet disk
+        // A quiet disk sampled over the detector's shortest window (10 s: three samples at the
+        // default 5 s) is not filling.
+        let sighting = try SampleSighting(daemon, path: mount)
+        try #require(sighting.waitForSamples(3, seconds: 20), "the daemon sampled the quiet disk \(sighting.readings().count) times in 20 s")
+        sighting.stop()
         #expect(Self.json(daemon)?["fast_fill"] == nil, "a quiet disk is not filling")
 
         let started = Date()

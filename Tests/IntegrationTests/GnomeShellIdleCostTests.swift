@@ -11,7 +11,7 @@ import Testing
 @Suite(.serialized, Prerequisite.root,
        Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"),
        Prerequisite.enabled(GnomeShellSession.available, GnomeShellSession.requirement),
-       Prerequisite.enabled(Prerequisite.hasCommand("strace"), "needs strace"))
+       Prerequisite.enabled(SampleSighting.available, SampleSighting.requirement))
 struct GnomeShellIdleCostTests {
     /// The idle windows: long enough that a timer of a second or so would show;
     /// USEDSPACE_IDLE_SECONDS=600 measures the 10 minutes.
@@ -34,12 +34,17 @@ struct GnomeShellIdleCostTests {
         let monitor = try BusMonitor(bus, names: [UserBus.name, unique])
         // Two windows, the quieter counted: the first may still hold the shell's own start
         // (its first frames, its collection of garbage), which the window without the
-        // extension, minutes later, does not.
+        // extension, minutes later, does not. The daemon samples the idle disk all along
+        // (10 times a second): silence on the bus is not a daemon that stopped looking.
+        let sighting = try SampleSighting(daemon, path: mount)
         let withExtension = (0..<2).map { _ in
             let busy = ProcessLoad(pid: shell.pid)
-            usleep(UInt32(Self.idleSeconds * 1_000_000))
+            usleep(UInt32(Self.idleSeconds * 1_000_000)) // an observation window, of the shell's load
             return busy.since()
         }.min { $0.wakeups < $1.wakeups }!
+        sighting.stop()
+        let samples = sighting.readings().count
+        #expect(Double(samples) >= Self.idleSeconds * 5, "the daemon sampled the idle disk \(samples) times in \(Int(Self.idleSeconds * 2)) s")
         #expect(monitor.messages.isEmpty, "on an idle disk: \(monitor.messages)")
 
         // A publish: one signal, and the shell asks nothing back.

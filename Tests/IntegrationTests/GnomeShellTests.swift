@@ -7,7 +7,7 @@ import Testing
 /// its colour within 2 s; the menu and the date menu show what `usedspace status --details`
 /// says; the daemon stopped is said, restarted is followed; a watched FUSE mount that hangs
 /// every call makes the indicator stale while the shell goes on answering its bus at once.
-/// With USEDSPACE_SCREENSHOTS=1 the screenshots of docs/desktop.md are taken anew.
+/// With USEDSPACE_SCREENSHOTS=1 the screenshots of docs/desktops.md are taken anew.
 @Suite(.serialized, Prerequisite.root,
        Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"),
        Prerequisite.enabled(GnomeShellSession.available, GnomeShellSession.requirement))

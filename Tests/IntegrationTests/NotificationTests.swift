@@ -17,6 +17,24 @@ struct NotificationTests {
         log.components(separatedBy: "showed a low-space notification").count - 1
     }
 
+    /// What the daemon itself (not a client sampling by itself) has published of `path`.
+    static func published(_ daemon: UserServiceDaemon, _ path: String) -> [String: Any]? {
+        (try? daemon.client().request("status format=json path=\(path)", timeout: 2))?.json
+    }
+
+    static func published(_ daemon: UserServiceDaemon, _ path: String, _ key: String) -> UInt64? {
+        (published(daemon, path)?[key] as? NSNumber)?.uint64Value
+    }
+
+    /// Waits until the daemon has published what `mount` holds now (df's Used): it sampled
+    /// the last write, and decided on a notification for it, before it answered.
+    static func requirePublishOfNow(_ daemon: UserServiceDaemon, _ mount: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let written = try DiskFree.of(mount).usedBytes
+        try #require(waitUntil(seconds: 5) { published(daemon, mount, "used_bytes") == written },
+                     "the daemon did not publish the write: \(published(daemon, mount, "used_bytes").map(String.init) ?? "no answer"), df \(written)",
+                     sourceLocation: sourceLocation)
+    }
+
     static func lastID(_ log: String) -> UInt32? {
         log.matches(of: /notification_id=(\d+)/).last.flatMap { UInt32($0.output.1) }
     }
@@ -35,7 +53,8 @@ struct NotificationTests {
         try daemon.waitUntilAnswering()
 
         try Self.fill(mount, percent: 90)
-        usleep(500_000) // an observation window: nothing is shown
+        try Self.requirePublishOfNow(daemon, mount)
+        usleep(500_000) // an observation window after that publish: nothing is shown
         #expect(Self.shownCount(log()) == 0, "10 % free is not low")
 
         try Self.fill(mount, percent: 96)
@@ -51,7 +70,8 @@ struct NotificationTests {
         // 95 % up to 96 %: 0.3 points more stay under 2 from any of them, 2.4 reach 2 from all.
         usleep(1_200_000) // the minimum period (1 s) passing: time, not an event
         try Data(count: 300 << 10).write(to: URL(fileURLWithPath: mount + "/more"))
-        usleep(500_000) // an observation window: nothing is shown
+        try Self.requirePublishOfNow(daemon, mount)
+        usleep(500_000) // an observation window after that publish: nothing is shown
         #expect(Self.shownCount(log()) == 1)
         try Data(count: 2_500 << 10).write(to: URL(fileURLWithPath: mount + "/more"))
         #expect(waitUntil(seconds: 5) { Self.shownCount(log()) == 2 })
@@ -66,7 +86,8 @@ struct NotificationTests {
         start = daemon.log.value.count
         try daemon.waitUntilAnswering()
         try Data(count: 2_600 << 10).write(to: URL(fileURLWithPath: mount + "/more"))
-        usleep(1_500_000) // an observation window: nothing is shown
+        try Self.requirePublishOfNow(daemon, mount)
+        usleep(500_000) // an observation window after that publish: nothing is shown
         #expect(Self.shownCount(log()) == 0, "snoozed across the restart: \(log())")
 
         // Recovery clears the snooze; running low again notifies again.
@@ -89,7 +110,15 @@ struct NotificationTests {
         let writer = try SteadyWriter(path: mount + "/download", bytesPerSecond: 20_000_000)
         #expect(waitUntil(seconds: 30) { daemon.log.value.contains("showed a fast-fill notification") }, "\(daemon.log.value)")
         #expect(waitUntil(seconds: 5) { session.displayed == 1 })
-        sleep(3) // the fill goes on, notified: an observation window (shown once)
+        // The fill goes on, notified: three more publishes of it (a sample a second), each a
+        // look at the alert, and it is still shown once.
+        let notified = try #require(Self.published(daemon, mount, "seq"))
+        var last = Self.published(daemon, mount)
+        try #require(waitUntil(seconds: 10) {
+            last = Self.published(daemon, mount)
+            return ((last?["seq"] as? NSNumber)?.uint64Value ?? 0) >= notified + 3 && last?["fast_fill"] is [String: Any]
+        }, "the fill was not published again after seq \(notified): \(last.map { "\($0)" } ?? "no answer")")
+        usleep(500_000) // an observation window after those publishes
         writer.stop()
         #expect(waitUntil(seconds: 20) { daemon.log.value.contains("fast-fill alert on \(mount) is over; notification withdrawn") })
         #expect(waitUntil(seconds: 5) { session.displayed == 0 }, "taken down")

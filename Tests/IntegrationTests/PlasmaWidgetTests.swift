@@ -154,7 +154,8 @@ struct PlasmaWidgetTests {
 
     /// The long poll on an idle disk: the client that waits does not wake once; polling every
     /// second would have started a client a second (their CPU time measured here).
-    @Test func onAnIdleDiskTheWaitingClientCostsNothing() throws {
+    @Test(Prerequisite.enabled(SampleSighting.available, SampleSighting.requirement))
+    func onAnIdleDiskTheWaitingClientCostsNothing() throws {
         let scratch = try ScratchDirectory("plasma-idle")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=10m,mode=0777")
         let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "100ms"])
@@ -172,10 +173,15 @@ struct PlasmaWidgetTests {
         }
         #expect(settled, "the client never settled into its wait")
         let seconds = 10
+        // The daemon samples the idle disk all along (10 times a second): a client that
+        // stays asleep is not a daemon that stopped looking.
+        let sighting = try SampleSighting(daemon, path: mount)
         let load = ProcessLoad(pid: poll)
         let viewerLoad = ProcessLoad(pid: viewer.pid)
-        usleep(UInt32(seconds) * 1_000_000)
+        usleep(UInt32(seconds) * 1_000_000) // an observation window, of the waiting client's load
         let waited = load.since()
+        sighting.stop()
+        #expect(sighting.readings().count >= seconds * 5, "the daemon sampled the idle disk \(sighting.readings().count) times in \(seconds) s")
         #expect(viewer.polls == [poll], "the same client waits all along")
         #expect(waited.wakeups == 0 && waited.cpuMilliseconds == 0, "the waiting client: \(waited)")
 

@@ -37,7 +37,7 @@ struct QuotaReaderTests {
         let quotas = Self.read(home, mount)
         let quota = try #require(quotas.first, "\(quotas)")
         #expect(quotas.count == 1 && quota.kind == .btrfsReferenced && quota.limitBytes == 50 << 20)
-        #expect(quota.usedBytes == (try Self.shown("0/256", mount)).referenced)
+        #expect(try quota.usedBytes == Self.shown("0/256", mount).referenced)
         #expect(quota.usedBytes >= 20 << 20)
 
         // The filesystem's top level is another subvolume, with no limit.

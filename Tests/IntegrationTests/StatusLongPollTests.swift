@@ -11,7 +11,8 @@ struct StatusLongPollTests {
         (WatchProcess.json(line)?["seq"] as? NSNumber)?.uint64Value
     }
 
-    @Test func itAnswersAtThePublishAfterTheSeqItWasGiven() throws {
+    @Test(Prerequisite.enabled(SampleSighting.available, SampleSighting.requirement))
+    func itAnswersAtThePublishAfterTheSeqItWasGiven() throws {
         let scratch = try ScratchDirectory("long-poll")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
         let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "100ms"])
@@ -25,9 +26,13 @@ struct StatusLongPollTests {
             #expect(behind.status == 0 && Self.seq(behind.stdout) == seq, "\(behind.stdout) \(behind.stderr)")
         }
 
-        // The current seq waits: nothing while the disk is idle, then the publish of a write.
+        // The current seq waits: nothing while the daemon samples the idle disk, then the
+        // publish of a write.
+        let sighting = try SampleSighting(daemon, path: mount)
         let poll = try WatchProcess(daemon.clientCommand(["status", "--path", mount, "--format", "json", "--after", "\(seq)"], environment: [:]))
-        #expect(!waitUntil(seconds: 1) { !poll.lines.isEmpty || !poll.process.isRunning }, "\(poll.lines) \(poll.stderrText.value)")
+        try #require(sighting.waitForSamples(10, seconds: 10), "the daemon sampled the idle disk \(sighting.readings().count) times")
+        sighting.stop()
+        #expect(poll.lines.isEmpty && poll.process.isRunning, "\(poll.lines) \(poll.stderrText.value)")
         try Data(count: 20 << 20).write(to: URL(fileURLWithPath: mount + "/data"))
         let line = try poll.waitForLine(timeout: 5)
         #expect((Self.seq(line) ?? 0) > seq, "\(line)")
@@ -40,7 +45,8 @@ struct StatusLongPollTests {
         #expect(poll.process.terminationStatus == 0)
     }
 
-    @Test func everyPathsSeqCountsWithAll() throws {
+    @Test(Prerequisite.enabled(SampleSighting.available, SampleSighting.requirement))
+    func everyPathsSeqCountsWithAll() throws {
         let scratch = try ScratchDirectory("long-poll-all")
         let first = try scratch.mountTmpfs(at: "one", options: "size=20m")
         let second = try scratch.mountTmpfs(at: "two", options: "size=20m")
@@ -53,9 +59,13 @@ struct StatusLongPollTests {
         try #require(seqs.count == 2, "\(now.stdout)")
         #expect(objects.map { $0["path"] as? String } == [first, second])
 
+        let sighting = try SampleSighting(daemon, paths: [first, second])
         let poll = try WatchProcess(daemon.clientCommand(["status", "--all", "--format", "json", "--after", seqs.map(String.init).joined(separator: ",")],
                                                          environment: [:]))
-        #expect(!waitUntil(seconds: 1) { !poll.lines.isEmpty }, "\(poll.lines)")
+        // Nothing while the daemon samples the idle disks.
+        try #require(sighting.waitForSamples(10, seconds: 10), "the daemon sampled the idle disks \(sighting.counts) times")
+        sighting.stop()
+        #expect(poll.lines.isEmpty && poll.process.isRunning, "\(poll.lines)")
         // A write on the second path alone ends the wait; both paths are in the answer.
         try Data(count: 5 << 20).write(to: URL(fileURLWithPath: second + "/data"))
         #expect(waitUntil(seconds: 5) { !poll.process.isRunning }, "\(poll.lines) \(poll.stderrText.value)")

@@ -8,8 +8,10 @@ import Testing
     }
 
     /// A change on a real tmpfs reaches a running watch by push: the watch does not wake up
-    /// at all while nothing changes, and a sub-threshold change produces no output.
-    @Test(Prerequisite.root) func changesArePushedAndNothingElse() throws {
+    /// at all while nothing changes (the daemon sampling all along), and a sub-threshold
+    /// change the daemon has sampled produces no output.
+    @Test(Prerequisite.root, Prerequisite.enabled(SampleSighting.available, SampleSighting.requirement))
+    func changesArePushedAndNothingElse() throws {
         let scratch = try ScratchDirectory("watch-push")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
         let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "100ms"])
@@ -18,10 +20,14 @@ import Testing
         let first = try #require(WatchProcess.json(try watch.waitForLine()))
         #expect(first["source"] as? String == "daemon")
 
-        // Idle: no change, no output, and (no polling) hardly any wakeups of the watch.
+        // Idle: no change, no output, and (no polling) hardly any wakeups of the watch, over
+        // 2 s in which the daemon sampled the disk (about 20 times).
+        let idle = try SampleSighting(daemon, path: mount)
         let before = try #require(watch.contextSwitches)
-        usleep(2_000_000)
+        usleep(2_000_000) // an observation window, of the watch's wakeups
         let after = try #require(watch.contextSwitches)
+        idle.stop()
+        #expect(idle.readings().count >= 10, "the daemon sampled the idle disk \(idle.readings().count) times in 2 s")
         #expect(after - before <= 2, "the watch woke up \(after - before) times in 2 s of nothing")
         #expect(watch.lines.count == 1)
 
@@ -29,14 +35,20 @@ import Testing
         let update = try #require(WatchProcess.json(try watch.waitForLine(after: 1, timeout: 5)))
         #expect(update["seq"] as? Int == (first["seq"] as? Int ?? 0) + 1)
 
+        // Once the daemon has read the page's figures, a publish would follow within a
+        // moment: none does.
+        let sighting = try SampleSighting(daemon, path: mount)
         try Data(count: 4096).write(to: URL(fileURLWithPath: mount + "/page"))
-        usleep(1_500_000) // an observation window: nothing may be published
+        try #require(try sighting.waitForSampleOfNow(), "the daemon did not sample the 4 KiB change")
+        sighting.stop()
+        usleep(500_000) // an observation window: nothing is published after that sample
         #expect(watch.lines.count == 2, "a 4 KiB change (0.004 %) is below the threshold")
     }
 
     /// A template costs no wakeups: a bar-format watch with one still sleeps between
     /// publishes, and shows each publish in its template.
-    @Test(Prerequisite.root) func aWatchWithATemplateWakesOnlyOnAPublish() throws {
+    @Test(Prerequisite.root, Prerequisite.enabled(SampleSighting.available, SampleSighting.requirement))
+    func aWatchWithATemplateWakesOnlyOnAPublish() throws {
         let scratch = try ScratchDirectory("watch-template")
         let mount = try scratch.mountTmpfs(at: "fs", options: "size=100m")
         let daemon = try UserServiceDaemon(arguments: ["--path", mount, "--interval", "100ms"])
@@ -44,9 +56,12 @@ import Testing
         let watch = try daemon.watch(["--path", mount, "--format", "i3blocks", "--icons", "▁▃▅▇", "--template", "{icon} {free:iec} of {total:iec}"])
         let first = try #require(WatchProcess.json(try watch.waitForLine()))
         #expect(first["full_text"] as? String == "▁ 100M of 100M", "\(first)")
+        let sighting = try SampleSighting(daemon, path: mount)
         let before = try #require(watch.contextSwitches)
-        usleep(2_000_000)
+        usleep(2_000_000) // an observation window, of the watch's wakeups
         let after = try #require(watch.contextSwitches)
+        sighting.stop()
+        #expect(sighting.readings().count >= 10, "the daemon sampled the idle disk \(sighting.readings().count) times in 2 s")
         print("measured: a watch with a template woke \(after - before) times in 2 s without a publish")
         #expect(after - before <= 2, "the watch woke up \(after - before) times in 2 s of nothing")
         try daemon.whileStopped { try Data(count: 30 << 20).write(to: URL(fileURLWithPath: mount + "/big")) }

@@ -202,7 +202,7 @@ import Testing
     }
 }
 
-/// Inputs the fuzzers found (Fuzz/Crashes), kept as tests.
+/// Inputs the fuzzers found (bench/fuzz.sh keeps their reproducers), kept as tests.
 @Suite struct FuzzerFindingsTests {
     @Test func aHugeSizeWithAFractionIsRefusedNotACrash() {
         #expect(ByteSizeParser.parse("18446.8PB") == nil)

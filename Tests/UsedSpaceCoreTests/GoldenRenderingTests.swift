@@ -26,16 +26,18 @@ import Testing
         #expect(Self.caseNames.count >= 10)
     }
 
+    // One try before each comparison, not one on each side: Swift 6.0's #expect puts a
+    // parenthesised try on its right in a non-throwing autoclosure.
     @Test(arguments: caseNames) func textLine(_ caseName: String) throws {
-        #expect(TextRenderer.render(try Self.snapshot(caseName), details: false) == (try Self.read(caseName, "text.expected")))
+        #expect(try TextRenderer.render(Self.snapshot(caseName), details: false) == Self.read(caseName, "text.expected"))
     }
 
     @Test(arguments: caseNames) func details(_ caseName: String) throws {
-        #expect(TextRenderer.render(try Self.snapshot(caseName), details: true) == (try Self.read(caseName, "details.expected")))
+        #expect(try TextRenderer.render(Self.snapshot(caseName), details: true) == Self.read(caseName, "details.expected"))
     }
 
     @Test(arguments: caseNames) func json(_ caseName: String) throws {
-        #expect(JSONRenderer.render(try Self.snapshot(caseName)) + "\n" == (try Self.read(caseName, "json.expected")))
+        #expect(try JSONRenderer.render(Self.snapshot(caseName)) + "\n" == Self.read(caseName, "json.expected"))
     }
 
     /// The JSON is valid for an independent parser and carries every key of the contract.
@@ -64,20 +66,20 @@ import Testing
     }
 
     @Test(arguments: caseNames) func i3bar(_ caseName: String) throws {
-        #expect(I3barRenderer.statusLine([try Self.block(caseName, expanded: false)]) + "\n" == (try Self.read(caseName, "i3bar.expected")))
-        #expect(I3barRenderer.statusLine([try Self.block(caseName, expanded: true)]) + "\n" == (try Self.read(caseName, "i3bar-details.expected")))
+        #expect(try I3barRenderer.statusLine([Self.block(caseName, expanded: false)]) + "\n" == Self.read(caseName, "i3bar.expected"))
+        #expect(try I3barRenderer.statusLine([Self.block(caseName, expanded: true)]) + "\n" == Self.read(caseName, "i3bar-details.expected"))
     }
 
     @Test(arguments: caseNames) func i3blocks(_ caseName: String) throws {
-        #expect(I3blocksRenderer.line(try Self.block(caseName, expanded: false)) + "\n" == (try Self.read(caseName, "i3blocks.expected")))
+        #expect(try I3blocksRenderer.line(Self.block(caseName, expanded: false)) + "\n" == Self.read(caseName, "i3blocks.expected"))
     }
 
     @Test(arguments: caseNames) func polybar(_ caseName: String) throws {
-        #expect(PolybarRenderer.line(try Self.block(caseName, expanded: false)) + "\n" == (try Self.read(caseName, "polybar.expected")))
+        #expect(try PolybarRenderer.line(Self.block(caseName, expanded: false)) + "\n" == Self.read(caseName, "polybar.expected"))
     }
 
     @Test(arguments: caseNames) func waybar(_ caseName: String) throws {
-        #expect(WaybarRenderer.line(try Self.block(caseName, expanded: false)) + "\n" == (try Self.read(caseName, "waybar.expected")))
+        #expect(try WaybarRenderer.line(Self.block(caseName, expanded: false)) + "\n" == Self.read(caseName, "waybar.expected"))
     }
 
     /// Every bar line is one line of valid JSON where the format is JSON.
@@ -93,6 +95,6 @@ import Testing
     @Test(arguments: caseNames) func codecRoundTrip(_ caseName: String) throws {
         let snapshot = try Self.snapshot(caseName)
         #expect(try SnapshotCodec.decode(SnapshotCodec.encode(snapshot), source: .daemon) == snapshot)
-        #expect(SnapshotCodec.encode(snapshot) + "\n" == (try Self.read(caseName, "snapshot.json")))
+        #expect(try SnapshotCodec.encode(snapshot) + "\n" == Self.read(caseName, "snapshot.json"))
     }
 }

@@ -1,6 +1,7 @@
 // Numbers as usedspace writes them everywhere (usedspace status --details, the bars): the
 // same text in GNOME Shell and in Plasma as on the command line. Ported from UsedSpaceCore
-// (ByteCountFormat, PercentText, ProgressBar, TimeToFull); a parity test runs both.
+// (ByteCountFormat, PercentText, ProgressBar, TimeToFull); DesktopFormatParityTests runs both
+// on the same values.
 // Pure functions, no imports: desktop/build.sh turns this module into each front-end's form.
 
 // Decimal digits of a non-negative number, from its shortest round-trip form (as Swift's
@@ -73,9 +74,13 @@ function groupedText([digits, exponent]) {
 
 const UNITS = [['KB', 0], ['MB', 1], ['GB', 2], ['TB', 2], ['PB', 2], ['EB', 2]];
 
+// Int64.max as a double (2^63): the largest count Foundation takes, and so the command line.
+const LARGEST_COUNT = 9223372036854775807;
+
 // A byte count as macOS's ByteCountFormatter writes file sizes (decimal units): "Zero KB",
-// "1 byte", "999 bytes", "1.2 MB", "167.2 GB".
+// "1 byte", "999 bytes", "1.2 MB", "167.2 GB"; above Int64.max, as Int64.max ("9.22 EB").
 export function fileSize(bytes) {
+    bytes = Math.min(bytes, LARGEST_COUNT);
     if (bytes === 0)
         return 'Zero KB';
     if (bytes === 1)
@@ -94,44 +99,62 @@ export function fileSize(bytes) {
 
 const TWO32 = 4294967296;
 
-// floor((a × k + c) / d) exactly, for whole numbers a, c < 2^53, k < 2^11, 0 < d < 2^52,
-// where a × k does not fit a double's 53 bits: long division, one bit at a time, of a × k + c
-// held in two 32-bit halves (the remainder stays below d, so every step is exact). Plasma's
-// JavaScript has no BigInt.
-function mulAddDivFloor(a, k, c, d) {
-    let low = (a % TWO32) * k + (c % TWO32);
-    const high = Math.floor(a / TWO32) * k + Math.floor(c / TWO32) + Math.floor(low / TWO32);
-    low %= TWO32;
-    let quotient = 0;
-    let remainder = 0;
-    for (let bit = 63; bit >= 0; bit--) {
-        const word = bit >= 32 ? high : low;
-        remainder = remainder * 2 + Math.floor(word / Math.pow(2, bit % 32)) % 2;
-        quotient *= 2;
-        if (remainder >= d) {
-            remainder -= d;
-            quotient += 1;
-        }
-    }
-    return quotient;
+// Whole numbers beyond a double's 53 bits of exact sums and products, as [high, low] 32-bit
+// halves: sizes reach the desktops as doubles (D-Bus `t`, JSON numbers), which hold a whole
+// number's halves exactly, and the shares must be exact as the command line's are (a double
+// division lands on the other side of a rounding half). Plasma's JavaScript has no BigInt.
+function halves(value) {
+    return [Math.floor(value / TWO32), value % TWO32];
 }
 
-// Whether exact arithmetic can take these sizes (below 2 PiB; beyond, a double's rounding).
-function exact(usable) {
-    return usable < Math.pow(2, 50);
+function sum([highA, lowA], [highB, lowB]) {
+    const low = lowA + lowB;
+    return [highA + highB + Math.floor(low / TWO32), low % TWO32];
+}
+
+// × a factor below 2^20.
+function times([high, low], factor) {
+    const product = low * factor;
+    return [high * factor + Math.floor(product / TWO32), product % TWO32];
+}
+
+// floor(numerator / divisor), divisor > 0, the numerator's high half below 2^53: long
+// division, one bit at a time, the remainder (below the divisor) held in halves too, so
+// that every step is exact.
+function quotient([numeratorHigh, numeratorLow], [divisorHigh, divisorLow]) {
+    let result = 0;
+    let remainderHigh = 0;
+    let remainderLow = 0;
+    for (let bit = 84; bit >= 0; bit--) {
+        const digit = bit >= 32
+            ? Math.floor(numeratorHigh / Math.pow(2, bit - 32)) % 2
+            : Math.floor(numeratorLow / Math.pow(2, bit)) % 2;
+        remainderLow = remainderLow * 2 + digit;
+        remainderHigh = remainderHigh * 2 + Math.floor(remainderLow / TWO32);
+        remainderLow %= TWO32;
+        result *= 2;
+        if (remainderHigh > divisorHigh || (remainderHigh === divisorHigh && remainderLow >= divisorLow)) {
+            remainderHigh -= divisorHigh;
+            remainderLow -= divisorLow;
+            if (remainderLow < 0) {
+                remainderLow += TWO32;
+                remainderHigh -= 1;
+            }
+            result += 1;
+        }
+    }
+    return result;
 }
 
 // used / (used + free) × 1000, rounded half up: what the percentage is drawn from; null
 // without numbers.
 function usedPermille(used, free) {
-    const usable = used + free;
-    if (!(usable > 0))
+    if (!(used + free > 0))
         return null;
-    let permille = exact(usable)
-        ? mulAddDivFloor(used, 2000, usable, 2 * usable)
-        : Math.floor(used / usable * 1000 + 0.5);
+    const usable = sum(halves(used), halves(free));
+    let permille = quotient(sum(times(halves(used), 2000), usable), times(usable, 2));
     // A filesystem that is not completely full never shows 100.0 %.
-    if (permille === 1000 && used !== usable)
+    if (permille === 1000 && free !== 0)
         permille = 999;
     return permille;
 }
@@ -146,10 +169,9 @@ export function percentText(usedBytes, freeBytes) {
 // How many of `cells` cells a bar fills: the floor of the used share, so that a bar is
 // full only when the filesystem is.
 export function filledCells(usedBytes, freeBytes, cells) {
-    const usable = usedBytes + freeBytes;
-    if (!(usable > 0))
+    if (!(usedBytes + freeBytes > 0))
         return 0;
-    const filled = exact(usable) ? mulAddDivFloor(usedBytes, cells, 0, usable) : Math.floor(usedBytes / usable * cells);
+    const filled = quotient(times(halves(usedBytes), cells), sum(halves(usedBytes), halves(freeBytes)));
     return Math.min(filled, cells);
 }
 

@@ -79,7 +79,7 @@ enum ListCommand {
         return chosen
     }
 
-    /// The keys of `status --format json` (DESIGN.md), one filesystem per line.
+    /// The keys of `status --format json` (docs/json.md), one filesystem per line.
     static func json(_ row: ListRow, at time: Timestamp, timeoutMilliseconds: Int32) -> String {
         var error: String?
         if let problem = row.problem {

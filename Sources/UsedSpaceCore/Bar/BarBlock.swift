@@ -44,12 +44,17 @@ public struct BarBlock: Equatable, Sendable {
         let quotaMark = snapshot.quota == nil ? "" : " (quota)"
         let writerDetails = SpaceDetailsText.writerLines(snapshot).map { "Writing: " + $0 }
         if let stats = snapshot.stats, let fraction = snapshot.limitingStats?.usedFraction {
+            // Typed parts, then one `+` of them: as a single expression, Swift 6.2's type
+            // checker gives up on the chain ("unable to type-check … in reasonable time").
+            let extraDetails = alerts.map { $0.detail } + writerDetails + configurationDetails
             if let lines = templates.details {
-                details = BarTemplates.lines(lines, context) + alerts.map { $0.detail } + writerDetails + configurationDetails
+                details = BarTemplates.lines(lines, context) + extraDetails
             } else {
-                details = ["Used: " + options.unit.format(stats.usedBytes), "Free: " + options.unit.format(stats.freeBytes),
-                           "Total: " + options.unit.format(stats.totalBytes)]
-                    + (stats.readOnly ? ["Read-only"] : []) + quotaDetails + (snapshot.timeToFull.map { [$0.description] } ?? []) + alerts.map { $0.detail } + writerDetails + configurationDetails
+                let numbers: [String] = ["Used: " + options.unit.format(stats.usedBytes), "Free: " + options.unit.format(stats.freeBytes),
+                                         "Total: " + options.unit.format(stats.totalBytes)]
+                let readOnly: [String] = stats.readOnly ? ["Read-only"] : []
+                let trend: [String] = snapshot.timeToFull.map { [$0.description] } ?? []
+                details = numbers + readOnly + quotaDetails + trend + extraDetails
             }
             let own = templates.forLevel(severity)?.text(context)
                 ?? label + (barCells > 0 ? ProgressBar.render(fraction, width: barCells, glyphs: options.glyphs) + " " : "")

@@ -1,5 +1,5 @@
 /// `--format json`: one object per snapshot, on one line, with the keys of the contract
-/// (DESIGN.md). Numbers a failed snapshot does not have are null. `time_to_full` carries the
+/// (docs/json.md). Numbers a failed snapshot does not have are null. `time_to_full` carries the
 /// fast fill when the slow estimate has nothing to say (Snapshot.shownTimeToFull);
 /// `fast_fill` and `btrfs` are there only when there is one, `watch_ended` only when true.
 /// `read_only` is the filesystem's own state, FilesystemStats.readOnly (null without numbers).

@@ -58,7 +58,7 @@ struct DaemonOptions: Equatable {
           --idle-timeout DURATION
                                  close a connection that sends no request for this
                                  long, unless it is subscribed (default 10s)
-          -v, --verbose          log every sample, not only what is published
+          -v, --verbose          log every publish, not only a change of Use% or state
               --reload           ask the running daemon (on --socket PATH or the
                                  default socket) to reload its configuration, and wait:
                                  exit status 0 when it applied the file, 1 (with the

@@ -160,7 +160,11 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
             server = try SocketServer(
                 listener: listening.socket, boundPath: listening.boundPath, maximumClients: settings.maximumClients, loop: loop, logger: logger,
                 connectionCount: { [unowned(unsafe) self] in self.clients?.count ?? 0 },
-                accepted: { [unowned(unsafe) self] socket, pid in self.clients?.accept(socket, peerProcessID: pid) })
+                // Written out: Swift 6.0 takes an unannotated closure's socket as borrowed
+                // ("'socket' is borrowed and cannot be consumed").
+                accepted: { [unowned(unsafe) self] (socket: consuming FileDescriptor, pid: Int32) in
+                    self.clients?.accept(socket, peerProcessID: pid)
+                })
             for signal in [SIGTERM, SIGINT] {
                 signalSources.append(try SignalEventSource(loop: loop, signal: signal) { [unowned(unsafe) self] in self.stop() })
             }

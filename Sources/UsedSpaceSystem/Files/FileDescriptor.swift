@@ -31,7 +31,10 @@ import CLinux
         FileDescriptor(owning: try SystemCall.retrying("open") { clinux_open(path, flags | O_CLOEXEC, UInt32(mode)) })
     }
 
-    /// The two ends of a pipe(2), close-on-exec.
+    /// The two ends of a pipe(2), close-on-exec. Take an end out (`let writing = pipe.writing`)
+    /// before reading its rawValue: `pipe.writing.rawValue` stops Swift 6.0.3's optimizer
+    /// ("SIL verification failed: a destructure of a move-only-type-with-deinit requires a
+    /// drop_deinit").
     @frozen public struct Pipe: ~Copyable {
         public var reading: FileDescriptor
         public var writing: FileDescriptor

@@ -29,8 +29,9 @@ public final class IsolatedFileRead {
             result = .failure(.system(.current("pipe")))
             return
         }
-        let child = path.withCString { clinux_fork_file_reader($0, pipe.writing.rawValue, limit) }
+        // The end taken out before its number is read: FileDescriptor.Pipe says why.
         let writing = pipe.writing
+        let child = path.withCString { clinux_fork_file_reader($0, writing.rawValue, limit) }
         writing.close()
         guard child > 0 else {
             result = .failure(.system(.current("fork")))

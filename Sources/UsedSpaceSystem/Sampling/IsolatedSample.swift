@@ -23,14 +23,15 @@ public enum IsolatedSample {
             return firstSnapshot(quota.annotate(sample, btrfs: btrfs.directory))
         }
         guard let mounts, MountTable.mayHang(path, in: mounts), let pipe = try? FileDescriptor.pipe() else { return sampleHere() }
+        // The end taken out before its number is read: FileDescriptor.Pipe says why.
+        let writing = pipe.writing
         let child = fork()
         if child == 0 {
-            let output = clinux_isolate_descriptors(pipe.writing.rawValue)
+            let output = clinux_isolate_descriptors(writing.rawValue)
             let encoded = Array((SnapshotCodec.encode(sampleHere()) + "\n").utf8)
             _ = encoded.withUnsafeBytes { bytes in try? FileDescriptor.writeAll(bytes, to: output) }
             _exit(0)
         }
-        let writing = pipe.writing
         writing.close()
         guard child > 0 else { return sampleHere() }
         switch IsolatedChild.collect(child: child, output: pipe.reading, timeoutMilliseconds: timeoutMilliseconds) {

@@ -56,14 +56,15 @@ public enum MountSurvey {
     /// A child that writes what `measureHere` found to a pipe: its pid and the reading end.
     private static func spawn(_ entry: MountEntry) -> (pid: pid_t, reading: Int32)? {
         guard let pipe = try? FileDescriptor.pipe() else { return nil }
+        // The end taken out before its number is read: FileDescriptor.Pipe says why.
+        let writing = pipe.writing
         let child = fork()
         if child == 0 {
-            let output = clinux_isolate_descriptors(pipe.writing.rawValue)
+            let output = clinux_isolate_descriptors(writing.rawValue)
             let encoded = Array(encode(measureHere(entry)).utf8)
             _ = encoded.withUnsafeBytes { bytes in try? FileDescriptor.writeAll(bytes, to: output) }
             _exit(0)
         }
-        let writing = pipe.writing
         writing.close()
         guard child > 0 else { return nil }
         return (child, pipe.reading.release())

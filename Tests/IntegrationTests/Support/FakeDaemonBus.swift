@@ -44,10 +44,15 @@ final class FakeDaemonBus {
 
     /// Every property of a well-formed filesystem object, as the daemon sends it.
     static func filesystem(path: String, used: UInt64, free: UInt64, severity: String = "normal", state: String = "fresh") -> Properties {
-        [
+        // The arithmetic first, typed: inside the literal, Swift 6.0.3's type checker gives up
+        // ("unable to type-check this expression in reasonable time").
+        let total: UInt64 = used + free
+        let rate: Double = Double(used) / Double(total)
+        let percent: Int = Int((used * 100 + total - 1) / total)
+        return [
             "Path": ("s", path), "MountPoint": ("s", path), "Type": ("s", "ext4"), "Label": ("s", ""),
-            "UsedRate": ("d", Double(used) / Double(used + free)), "UsedPercent": ("i", Int((used * 100 + used + free - 1) / (used + free))),
-            "UsedBytes": ("t", used), "FreeBytes": ("t", free), "TotalBytes": ("t", used + free), "ReservedBytes": ("t", 0),
+            "UsedRate": ("d", rate), "UsedPercent": ("i", percent),
+            "UsedBytes": ("t", used), "FreeBytes": ("t", free), "TotalBytes": ("t", total), "ReservedBytes": ("t", 0),
             "ReadOnly": ("b", false), "State": ("s", state), "Severity": ("s", severity), "Error": ("s", ""),
             "TimeToFull": ("s", ""), "TimeToFullLowerSeconds": ("x", -1), "TimeToFullUpperSeconds": ("x", -1),
             "FastFillBytesPerSecond": ("t", UInt64(0)), "FastFillSecondsToFull": ("x", -1), "FastFillWriting": ("s", ""),

@@ -26,6 +26,9 @@ final class ProcessTrace {
         }
     }
 
+    /// The calls it saw so far, a line each (strace writes each line as the call returns).
+    var soFar: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
     /// Detaches (strace detaches on SIGTERM) and returns the calls it saw, a line each.
     func stop() -> String {
         process.stop(seconds: 10)
