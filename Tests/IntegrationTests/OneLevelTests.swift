@@ -94,6 +94,7 @@ struct OneLevelTests {
             let seen = oneShotLevels()
             #expect(seen.values.allSatisfy { $0 == level }, "\(step): a one-shot without a daemon should say \(level): \(seen)",
                     sourceLocation: sourceLocation)
+            print("\(step), without a daemon: \(seen.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))")
         }
 
         /// Waits until every view says `level` (the desktops and the bars follow a publish
