@@ -29,16 +29,20 @@ public enum FillWriterWindow {
 
     /// What the window saw at each target, in order.
     public static func look(at targets: [Target], limit: Int = 3, home: String?) -> [FillWriters] {
+        // The processes are read before the free space at the first look and after it at the
+        // others: growth the window saw was then written within the processes' window too,
+        // and a write that falls between the two reads is never taken for someone else's.
         let survey = FillWriterSurvey()
         let first = survey.look()
         let freeAtFirst = targets.map(freeBytes)
         var seen = targets.map { _ in FillWriters([], sawGrowth: false, home: home) }
         repeat {
             usleep(stepMicroseconds)
+            let free = targets.indices.map { seen[$0].writers.isEmpty ? freeBytes(targets[$0]) : nil }
             let look = survey.look()
             for index in targets.indices where seen[index].writers.isEmpty {
                 seen[index] = survey.writers(from: first, to: look, device: targets[index].device, freeBefore: freeAtFirst[index],
-                                             freeAfter: freeBytes(targets[index]), limit: limit, home: home)
+                                             freeAfter: free[index], limit: limit, home: home)
             }
             if look.nanoseconds - first.nanoseconds >= longestNanoseconds { break }
         } while seen.contains(where: { $0.writers.isEmpty })
