@@ -11,6 +11,7 @@ import UsedSpaceCore
 public enum FillWriterWindow {
     public static let stepMicroseconds: UInt32 = 500_000
     public static let longestNanoseconds: UInt64 = 1_500_000_000
+    public static let settleMicroseconds: UInt32 = 200_000
 
     /// A filesystem to look at: where it is mounted, its device (what the writers' open files
     /// are matched to), and whether it may hang (a network or FUSE filesystem: its free space
@@ -46,6 +47,18 @@ public enum FillWriterWindow {
             }
             if look.nanoseconds - first.nanoseconds >= longestNanoseconds { break }
         } while seen.contains(where: { $0.writers.isEmpty })
+        // A write still going on at the last look has grown the filesystem but is not yet in
+        // its writer's counters (a write is counted when it returns): where the window saw
+        // growth and no writer, the processes are looked at once more, a moment later.
+        let doubtful = targets.indices.filter { seen[$0].writers.isEmpty && seen[$0].sawGrowth }
+        guard !doubtful.isEmpty else { return seen }
+        usleep(settleMicroseconds)
+        let late = survey.look()
+        for index in doubtful {
+            let writers = survey.writers(from: first, to: late, device: targets[index].device, freeBefore: nil, freeAfter: nil,
+                                         limit: limit, home: home).writers
+            if !writers.isEmpty { seen[index] = FillWriters(writers, sawGrowth: true, home: home) }
+        }
         return seen
     }
 
