@@ -21,7 +21,7 @@ import Testing
     static func options(_ text: String) throws -> BarOptions { try Configuration.parse("[bar]\n" + text).bar }
 
     static func block(_ snapshot: Snapshot, _ options: BarOptions, expanded: Bool = false) -> BarBlock {
-        BarBlock(snapshot, options: options, severity: options.severity.severity(of: snapshot.stats, previous: .normal), expanded: expanded)
+        BarBlock(snapshot, options: options, severity: FilesystemLevel.decide(snapshot, limits: options.severity, previous: nil), expanded: expanded)
     }
 
     @Test func eachStateHasItsTemplate() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// What a filesystem's object on the session bus says (docs/dbus.md): each property's value
 /// has the type its vtable declares, a publish changes only what moved, and the level a
-/// desktop colours by follows the configured limits, else list's, with hysteresis.
+/// desktop colours by is the one the daemon decided (FilesystemLevelTests).
 @Suite struct FilesystemBusPropertyTests {
     /// 1,000 blocks of 1 MB, none reserved: the used share is used / 1,000.
     static func snapshot(used: UInt64, state: SnapshotState = .fresh, seq: UInt64 = 1) -> Snapshot {
@@ -14,7 +14,7 @@ import Testing
     }
 
     static func state(_ snapshot: Snapshot) -> FilesystemBusState {
-        FilesystemBusState(watchedPath: "/data", snapshot: snapshot, label: "data", severity: .normal)
+        FilesystemBusState(watchedPath: "/data", snapshot: snapshot, label: "data", limits: SeverityPolicy())
     }
 
     static var failed: Snapshot {
@@ -60,26 +60,13 @@ import Testing
         #expect(FilesystemBusProperty.allCases.filter(\.isConstant) == [.path])
     }
 
-    @Test func withoutLimitsTheLevelIsLists() {
-        let none = SeverityPolicy()
-        #expect(FilesystemBusState.severity(of: Self.snapshot(used: 790), limits: none, previous: .normal) == .normal)
-        #expect(FilesystemBusState.severity(of: Self.snapshot(used: 850), limits: none, previous: .normal) == .warning)
-        #expect(FilesystemBusState.severity(of: Self.snapshot(used: 950), limits: none, previous: .normal) == .critical)
-        // One point of slack on the way down: 79.5 % stays a warning, 78 % is not.
-        #expect(FilesystemBusState.severity(of: Self.snapshot(used: 795), limits: none, previous: .warning) == .warning)
-        #expect(FilesystemBusState.severity(of: Self.snapshot(used: 780), limits: none, previous: .warning) == .normal)
-    }
-
-    @Test func configuredLimitsWinAndAFastFillRaisesTheLevel() throws {
-        let limits = try Configuration.parse("[bar]\nwarn = 50%\n").bar.severity
-        #expect(FilesystemBusState.severity(of: Self.snapshot(used: 600), limits: limits, previous: .normal) == .warning)
-        // The critical level it leaves unset is list's.
-        #expect(FilesystemBusState.severity(of: Self.snapshot(used: 950), limits: limits, previous: .normal) == .critical)
-
-        var filling = Self.snapshot(used: 100)
-        filling.fastFill = FastFill(bytesPerSecond: 100_000_000, secondsToFull: 9, sustainedSeconds: 20)
-        #expect(FilesystemBusState.severity(of: filling, limits: limits, previous: .normal) == .critical)
-        filling.state = .stale
-        #expect(FilesystemBusState.severity(of: filling, limits: limits, previous: .normal) == .normal)
+    @Test func theLevelIsTheOneTheSnapshotCarries() {
+        var warned = Self.snapshot(used: 795)
+        warned.level = .warning
+        #expect(Self.state(warned).severity == .warning)
+        #expect(FilesystemBusProperty.severity.value(of: Self.state(warned)) == .string("warning"))
+        // Restored from an older state file, without one: decided as a first publish would.
+        #expect(Self.state(Self.snapshot(used: 795)).severity == .normal)
+        #expect(Self.state(Self.snapshot(used: 850)).severity == .warning)
     }
 }

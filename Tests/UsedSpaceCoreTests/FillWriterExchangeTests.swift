@@ -12,15 +12,23 @@ import Testing
     }
 
     @Test func whatTheHelperWritesIsReadBack() throws {
-        let line = FillWriterExchange.answer([Self.writer, FillWriter(pid: 7, command: "dd", bytesPerSecond: 300_000)])
+        let line = FillWriterExchange.answer(FillWriters([Self.writer, FillWriter(pid: 7, command: "dd", bytesPerSecond: 300_000)], sawGrowth: true, home: nil))
         #expect(line.hasSuffix("}\n") && line.filter { $0 == "\n" }.count == 1)
-        #expect(try FillWriterExchange.outcome(of: Array(line.utf8)) == .writers([Self.writer, FillWriter(pid: 7, command: "dd", bytesPerSecond: 300_000)]))
-        #expect(try FillWriterExchange.outcome(of: Array(FillWriterExchange.answer([]).utf8)) == .writers([]))
+        #expect(try FillWriterExchange.outcome(of: Array(line.utf8))
+                == .writers([Self.writer, FillWriter(pid: 7, command: "dd", bytesPerSecond: 300_000)], grew: true))
+        // None of the user's: whether the filesystem grew meanwhile (someone else wrote) or not.
+        #expect(try FillWriterExchange.outcome(of: Array(FillWriterExchange.answer(FillWriters([], sawGrowth: true, home: nil)).utf8))
+                == .writers([], grew: true))
+        #expect(try FillWriterExchange.outcome(of: Array(FillWriterExchange.answer(FillWriters([], sawGrowth: false, home: nil)).utf8))
+                == .writers([], grew: false))
+        // An older helper's answer, without `grew`: an empty list meant someone else.
+        #expect(try FillWriterExchange.outcome(of: Array(#"{"writers":[]}"#.utf8)) == .writers([], grew: true))
+        #expect(Self.refused(#"{"writers":[],"grew":"yes"}"#) && Self.refused(#"{"writers":[],"grew":true,"more":1}"#))
         #expect(try FillWriterExchange.outcome(of: Array(FillWriterExchange.answer(failure: "nothing is mounted at /x").utf8))
                 == .failed("nothing is mounted at /x"))
         // The helper never sends more than three.
-        let many = FillWriterExchange.answer(Array(repeating: Self.writer, count: 5))
-        #expect(try FillWriterExchange.outcome(of: Array(many.utf8)) == .writers(Array(repeating: Self.writer, count: 3)))
+        let many = FillWriterExchange.answer(FillWriters(Array(repeating: Self.writer, count: 5), sawGrowth: true, home: nil))
+        #expect(try FillWriterExchange.outcome(of: Array(many.utf8)) == .writers(Array(repeating: Self.writer, count: 3), grew: true))
     }
 
     /// Found by the fuzzer: a file name of control characters, each written as `\u007f`, made
@@ -29,11 +37,11 @@ import Testing
         let command = String(repeating: "\u{7F}", count: FillWriterExchange.maximumCommandBytes)
         let file = "/" + String(repeating: "\u{7F}", count: FillWriterExchange.maximumPathBytes - 1)
         let writer = FillWriter(pid: Int32.max, command: command, bytesPerSecond: UInt64.max, file: file)
-        let line = FillWriterExchange.answer(Array(repeating: writer, count: FillWriterExchange.maximumWriters))
+        let line = FillWriterExchange.answer(FillWriters(Array(repeating: writer, count: FillWriterExchange.maximumWriters), sawGrowth: true, home: nil))
         #expect(line.utf8.count > 16 << 10 && line.utf8.count <= FillWriterExchange.maximumLineBytes)
         let outcome = try FillWriterExchange.outcome(of: Array(line.utf8))
         #expect(outcome == .writers(Array(repeating: FillWriter(pid: Int32.max, command: ControlCharacters.replaced(in: command),
-                                                                 bytesPerSecond: UInt64.max, file: file), count: 3)))
+                                                                 bytesPerSecond: UInt64.max, file: file), count: 3), grew: true))
     }
 
     @Test func theQuestionIsOneLineWhateverTheMountPoint() {
@@ -84,7 +92,7 @@ import Testing
 
     @Test func whatIsTakenCannotRewriteATerminalOrANotification() throws {
         let line = #"{"writers":[{"pid":9,"command":"ev\u001b[2Jil","bytes_per_second":1,"file":"/tmp/a\nb"}]}"#
-        guard case .writers(let writers) = try FillWriterExchange.outcome(of: Array(line.utf8)) else { Issue.record("refused"); return }
+        guard case .writers(let writers, _) = try FillWriterExchange.outcome(of: Array(line.utf8)) else { Issue.record("refused"); return }
         #expect(writers.first?.command == "ev?[2Jil")
         #expect(writers.first?.description(home: nil) == "ev?[2Jil (pid 9) writing /tmp/a?b")
         let error = #"{"error":"\u001b]0;owned\u0007\#(String(repeating: "y", count: 300))"}"#
@@ -107,9 +115,10 @@ import Testing
         snapshot.fastFill = FastFill(bytesPerSecond: 50_000_000, secondsToFull: 180, sustainedSeconds: 20)
         let alert = snapshot.spaceAlerts[0]
         let named = alert.naming(FillWriters([FillWriter(pid: 4242, command: "python3", bytesPerSecond: 50_000_000, file: "/home/u/Downloads/x.iso")],
-                                             home: "/home/u"))
+                                             sawGrowth: true, home: "/home/u"))
         #expect(named.summary == alert.summary)
         #expect(named.body == alert.body + " Writing: python3 (pid 4242) writing ~/Downloads/x.iso, 50 MB/s.")
-        #expect(alert.naming(FillWriters([], home: "/home/u")).body == alert.body + " Writing: another user or the system.")
+        #expect(alert.naming(FillWriters([], sawGrowth: true, home: "/home/u")).body == alert.body + " Writing: another user or the system.")
+        #expect(alert.naming(FillWriters([], sawGrowth: false, home: "/home/u")).body == alert.body + " Writing: no writer seen.")
     }
 }

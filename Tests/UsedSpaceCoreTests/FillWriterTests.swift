@@ -62,7 +62,7 @@ import Testing
 
     @Test func theDetailsAndJSONSayWhoIsFilling() throws {
         let python = FillWriter(pid: 4242, command: "python3", bytesPerSecond: 120_000_000, file: "/home/alice/Downloads/x.iso")
-        let named = Self.filling(FillWriters([python], home: "/home/alice"))
+        let named = Self.filling(FillWriters([python], sawGrowth: true, home: "/home/alice"))
         #expect(TextRenderer.detailLines(named).contains("Writing:\tpython3 (pid 4242) writing ~/Downloads/x.iso, 120 MB/s"),
                 "\(TextRenderer.detailLines(named))")
         let block = BarBlock(named, options: BarOptions(), severity: .critical, expanded: true)
@@ -72,11 +72,41 @@ import Testing
             return
         }
         #expect(writers.first?["pid"]?.uint64Value == 4242 && writers.first?["file"]?.stringValue == "/home/alice/Downloads/x.iso")
+        #expect(try JSONParser.parse(JSONRenderer.render(named))["fast_fill"]?["writing"]?.stringValue
+                == "python3 (pid 4242) writing ~/Downloads/x.iso, 120 MB/s")
+        #expect(FilesystemBusProperty.fastFillWriting.value(of: FilesystemBusState(watchedPath: "/home/alice", snapshot: named, label: "", limits: SeverityPolicy()))
+                == .string("python3 (pid 4242) writing ~/Downloads/x.iso, 120 MB/s"))
 
-        // None of the user's: said so; nobody looked (the daemon's own views): nothing said.
-        #expect(TextRenderer.detailLines(Self.filling(FillWriters([], home: nil))).contains("Writing:\tanother user or the system"))
+        // None of the user's while the filesystem grew: someone else; no growth either: nobody
+        // seen. Nobody looked: nothing said.
+        #expect(TextRenderer.detailLines(Self.filling(FillWriters([], sawGrowth: true, home: nil))).contains("Writing:\tanother user or the system"))
+        #expect(TextRenderer.detailLines(Self.filling(FillWriters([], sawGrowth: false, home: nil))).contains("Writing:\tno writer seen"))
+        #expect(SpaceDetailsText.writing(Self.filling(nil)) == "")
         #expect(!TextRenderer.detailLines(Self.filling(nil)).contains { $0.hasPrefix("Writing:") })
         #expect(try JSONParser.parse(JSONRenderer.render(Self.filling(nil)))["fast_fill"]?["writers"] == nil)
-        #expect(!TextRenderer.detailLines(Self.filling(FillWriters([python], home: nil), state: .stale)).contains { $0.hasPrefix("Writing:") })
+        #expect(!TextRenderer.detailLines(Self.filling(FillWriters([python], sawGrowth: true, home: nil), state: .stale)).contains { $0.hasPrefix("Writing:") })
+    }
+
+    /// "another user or the system" only when the same window saw the filesystem grow.
+    @Test func aWindowSaysSomeoneElseOnlyWhenTheFilesystemGrew() {
+        let python = FillWriter(pid: 4242, command: "python3", bytesPerSecond: 8_000_000, file: "/home/alice/x")
+        // 1.5 s: growing by at least 256 KiB/s is growth.
+        #expect(FillWriters(window: [], freeBefore: 10_000_000, freeAfter: 9_000_000, seconds: 1.5, home: nil).sawGrowth)
+        #expect(!FillWriters(window: [], freeBefore: 10_000_000, freeAfter: 9_700_000, seconds: 1.5, home: nil).sawGrowth)
+        // Freed, unknown, or nothing moved: nobody was seen writing.
+        #expect(!FillWriters(window: [], freeBefore: 9_000_000, freeAfter: 10_000_000, seconds: 1.5, home: nil).sawGrowth)
+        #expect(!FillWriters(window: [], freeBefore: nil, freeAfter: 9_000_000, seconds: 1.5, home: nil).sawGrowth)
+        #expect(FillWriters(window: [python], freeBefore: nil, freeAfter: nil, seconds: 1.5, home: nil).sawGrowth)
+    }
+
+    /// A look that saw nobody write keeps what was said before, while the fill goes on.
+    @Test func aLookThatSawNobodyKeepsTheLastWritersNamed() {
+        let python = FillWriters([FillWriter(pid: 4242, command: "python3", bytesPerSecond: 8_000_000)], sawGrowth: true, home: nil)
+        let someoneElse = FillWriters([], sawGrowth: true, home: nil)
+        let nobody = FillWriters([], sawGrowth: false, home: nil)
+        #expect(python.followed(by: nobody) == python)
+        #expect(python.followed(by: someoneElse) == someoneElse)
+        #expect(someoneElse.followed(by: python) == python)
+        #expect(nobody.followed(by: nobody) == nobody)
     }
 }

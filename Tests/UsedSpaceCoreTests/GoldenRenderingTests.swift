@@ -60,7 +60,8 @@ import Testing
     static func block(_ caseName: String, expanded: Bool) throws -> BarBlock {
         let snapshot = try Self.snapshot(caseName)
         let options = try barOptions(caseName)
-        let severity = options.severity.severity(of: snapshot.stats, previous: .normal)
+        // As a first publish decides it.
+        let severity = FilesystemLevel.decide(snapshot, limits: options.severity, previous: nil)
         return BarBlock(snapshot, options: options, severity: severity, expanded: expanded)
     }
 

@@ -35,9 +35,9 @@ import Testing
 
     @Test func theLevelFollowsTheQuota() throws {
         let limits = try Configuration.parse("[bar]\nwarn = 80%\ncritical = 90%\n").bar.severity
-        #expect(limits.severity(of: Self.snapshot().limitingStats, previous: .normal) == .critical)
-        #expect(limits.severity(of: Self.snapshot(quota: nil).limitingStats, previous: .normal) == .normal)
-        #expect(FilesystemBusState.severity(of: Self.snapshot(), limits: SeverityPolicy(), previous: .normal) == .critical)
+        #expect(FilesystemLevel.decide(Self.snapshot(), limits: limits, previous: nil) == .critical)
+        #expect(FilesystemLevel.decide(Self.snapshot(quota: nil), limits: limits, previous: nil) == .normal)
+        #expect(FilesystemLevel.decide(Self.snapshot(), limits: SeverityPolicy(), previous: nil) == .critical)
     }
 
     @Test func jsonKeepsDfsNumbersAndSaysTheQuota() throws {

@@ -99,15 +99,15 @@ import Testing
         notifications.check(SpaceAlertNotificationsTests.filling(1800), now: 0)
         #expect(presenter.shown.isEmpty && asker.asked.map(\.mountPoint) == ["/home"])
         let writer = FillWriter(pid: 4242, command: "python3", bytesPerSecond: 50_000_000, file: "/home/u/x.iso")
-        notifications.writersFound(FillWriters([writer], home: "/home/u"), key: key)
+        notifications.writersFound(FillWriters([writer], sawGrowth: true, home: "/home/u"), key: key)
         #expect(presenter.shown.count == 1 && presenter.shown[0].body.hasSuffix(" Writing: python3 (pid 4242) writing ~/x.iso, 50 MB/s."))
         // An answer nobody waits for (a second one) shows nothing.
-        notifications.writersFound(FillWriters([], home: nil), key: key)
+        notifications.writersFound(FillWriters([], sawGrowth: true, home: nil), key: key)
         #expect(presenter.shown.count == 1)
         // More severe: asked again, and shown again with the new answer.
         notifications.check(SpaceAlertNotificationsTests.filling(300), now: 5)
         #expect(asker.asked.count == 2)
-        notifications.writersFound(FillWriters([], home: "/home/u"), key: key)
+        notifications.writersFound(FillWriters([], sawGrowth: true, home: "/home/u"), key: key)
         #expect(presenter.shown.last?.body.hasSuffix(" Writing: another user or the system.") == true)
     }
 
@@ -125,11 +125,11 @@ import Testing
         let key = SpaceAlertNotifications.key(.fastFill, path: "/data")
         notifications.check(SpaceAlertNotificationsTests.filling(1800), now: 0)
         notifications.check(SpaceAlertNotificationsTests.filling(nil), now: 1)
-        notifications.writersFound(FillWriters([], home: nil), key: key)
+        notifications.writersFound(FillWriters([], sawGrowth: true, home: nil), key: key)
         #expect(presenter.shown.isEmpty)
         notifications.check(SpaceAlertNotificationsTests.filling(1800), now: 1000)
         notifications.retire("/data")
-        notifications.writersFound(FillWriters([], home: nil), key: key)
+        notifications.writersFound(FillWriters([], sawGrowth: true, home: nil), key: key)
         #expect(presenter.shown.isEmpty)
     }
 }

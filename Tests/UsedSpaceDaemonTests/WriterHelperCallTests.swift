@@ -63,9 +63,9 @@ import Testing
 
     @Test func anAnswerIsTaken() throws {
         let writer = FillWriter(pid: 4242, command: "python3", bytesPerSecond: 50_000_000, file: "/mnt/x y/a.iso")
-        let helper = try FakeHelper(Array(FillWriterExchange.answer([writer]).utf8))
+        let helper = try FakeHelper(Array(FillWriterExchange.answer(FillWriters([writer], sawGrowth: true, home: nil)).utf8))
         let (reply, _) = helper.ask()
-        #expect(reply == .outcome(.writers([writer])))
+        #expect(reply == .outcome(.writers([writer], grew: true)))
         #expect(helper.question.withLock { $0 } == "/mnt/x%20y\n")
     }
 

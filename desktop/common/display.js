@@ -82,8 +82,12 @@ export function filesystemView(fs, home) {
         view.lines.push(['Mounted', 'read-only']);
     if (fs.timeToFull)
         view.lines.push(['Trend', fs.timeToFull]);
-    if (fs.fastFill && fs.state === 'fresh')
+    if (fs.fastFill && fs.state === 'fresh') {
         view.lines.push(['Filling', Format.fastFillText(fs.fastFill.bytesPerSecond, fs.fastFill.secondsToFull)]);
+        // Who is filling it, in the daemon's words (as `usedspace status --details` says them).
+        if (fs.fastFill.writing)
+            view.lines.push(['Writing', fs.fastFill.writing]);
+    }
     if (fs.btrfs) {
         view.lines.push(['Unallocated', Format.fileSize(fs.btrfs.unallocatedBytes)]);
         if (fs.btrfs.metadata === 'low' || fs.btrfs.metadata === 'full')

@@ -4,8 +4,8 @@
 //
 //   {key, problem, path, mountPoint, fsType, label, state ('fresh', 'stale', 'failed'),
 //    severity ('normal', 'warning', 'critical'), error, hasNumbers, usedBytes, freeBytes,
-//    totalBytes, readOnly, timeToFull (text or ''), fastFill ({bytesPerSecond, secondsToFull}
-//    or null), btrfs ({unallocatedBytes, metadata} or null), quota ({kind, usedBytes,
+//    totalBytes, readOnly, timeToFull (text or ''), fastFill ({bytesPerSecond, secondsToFull,
+//    writing: who is filling it, or ''} or null), btrfs ({unallocatedBytes, metadata} or null), quota ({kind, usedBytes,
 //    limitBytes} when a quota leaves less room than the filesystem, else null), seq}
 //
 // `problem` says why what was received makes no sense (then only key, path, severity and

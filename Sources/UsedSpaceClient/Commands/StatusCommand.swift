@@ -10,9 +10,11 @@ enum StatusCommand {
         if let signal = options.signal {
             (options.details, button) = I3blocksFollow.prepare(signal: signal, options: options)
         }
-        // The file is read only when it matters (bar formats, --all, --config): text and json
-        // of one path touch no filesystem but the one they measure.
-        let needsConfiguration = options.all || options.format.isBar || options.configPath != nil
+        // The file is read only when it matters (bar formats, --all, --config, bar settings on
+        // the command line, whose limits and templates the level is judged with): text and
+        // json of one path touch no filesystem but the one they measure, and show the level
+        // the daemon decided, when one answers.
+        let needsConfiguration = options.all || options.format.isBar || options.configPath != nil || !options.bar.isEmpty
         var configuration = Configuration()
         var warning = ConfigurationWarning(ownProblem: nil, readTheDaemonsFile: options.configPath == nil)
         if needsConfiguration {
@@ -54,11 +56,13 @@ enum StatusCommand {
         let profiles = BarProfiles(configuration: options.format.isBar ? configuration : Configuration(),
                                    commandLine: options.bar.pairs, home: needsConfiguration ? TargetPaths.lexicalHome : nil)
         let watched = options.all ? shown.map { snapshot in paths.first { TargetPaths.matches($0, snapshot) } } : [paths[0]]
-        // JSON with the configuration read (--all, --config): each filesystem's label and level
-        // as the daemon's D-Bus object says them, for the Plasma widget, which has no D-Bus.
-        let shownAs = options.format == .json && needsConfiguration
+        let levels = ShownLevel(configuration: needsConfiguration ? configuration : nil, commandLine: options.bar.pairs,
+                                home: needsConfiguration ? TargetPaths.lexicalHome : nil)
+        // JSON with the configuration read (--all, --config): each filesystem's label as the
+        // daemon's D-Bus object says it, for the Plasma widget, which has no D-Bus.
+        let labels = options.format == .json && needsConfiguration
             ? BarProfiles(configuration: configuration, home: TargetPaths.lexicalHome) : nil
-        let status = show(shown, watchedPaths: watched, options: options, profiles: profiles, shownAs: shownAs, warning: warning)
+        let status = show(shown, watchedPaths: watched, options: options, profiles: profiles, levels: levels, labels: labels, warning: warning)
         if button == 3, let snapshot = shown.first {
             let options = profiles.options(watchedPath: watched.first ?? nil, snapshot: snapshot)
             if let command = options.rightClickCommand {
@@ -70,21 +74,20 @@ enum StatusCommand {
         return status
     }
 
-    static func show(_ snapshots: [Snapshot], watchedPaths: [String?], options: StatusOptions, profiles: BarProfiles,
-                     shownAs: BarProfiles? = nil, warning: ConfigurationWarning = ConfigurationWarning(ownProblem: nil, readTheDaemonsFile: false)) -> Int32 {
+    /// `levels`: which level each filesystem is shown at (a one-shot has no history);
+    /// `labels`: the configuration's, for JSON.
+    static func show(_ snapshots: [Snapshot], watchedPaths: [String?], options: StatusOptions, profiles: BarProfiles, levels: ShownLevel,
+                     labels: BarProfiles? = nil, warning: ConfigurationWarning = ConfigurationWarning(ownProblem: nil, readTheDaemonsFile: false)) -> Int32 {
         var items: [BarOutput.Item] = []
         for (index, snapshot) in snapshots.enumerated() {
             let watched = index < watchedPaths.count ? watchedPaths[index] : nil
-            let policy = profiles.options(watchedPath: watched, snapshot: snapshot).severity
-            items.append(BarOutput.Item(snapshot: snapshot, severity: policy.severity(of: snapshot.limitingStats, previous: .normal),
+            items.append(BarOutput.Item(snapshot: snapshot, level: levels.level(of: snapshot, watchedPath: watched, previous: nil),
                                         expanded: options.details, watchedPath: watched))
         }
         var output = ""
         switch options.format {
         case .json:
-            output = items.map {
-                BarOutput.json($0.snapshot, profiles: profiles, watchedPath: $0.watchedPath, severity: $0.severity, shownAs: shownAs) + "\n"
-            }.joined()
+            output = items.map { BarOutput.json($0, profiles: profiles, labels: labels) + "\n" }.joined()
         case .text:
             let text = BarOutput.text(items.filter { $0.snapshot.stats != nil }, profiles: profiles, columns: Terminal.columns())
             output = text.isEmpty ? "" : text + "\n"

@@ -27,7 +27,8 @@ enum WatchCommand {
             WatchLoop.Target(path: path, canonical: TargetPaths.canonical(path), expanded: options.expanded)
         }
         do {
-            let loop = try WatchLoop(options: options, profiles: profiles, targets: targets, all: options.all)
+            let loop = try WatchLoop(options: options, profiles: profiles, levels: WatchLoop.levels(configuration, options: options),
+                                     targets: targets, all: options.all)
             loop.pendingConfiguration = pending
             // Said already, in the client's words: the daemon's refusal of the same file adds
             // only that it runs with the defaults.

@@ -6,10 +6,14 @@ import UsedSpaceCore
 enum BarOutput {
     struct Item {
         var snapshot: Snapshot
-        var severity: Severity
+        /// The level shown (ShownLevel); nil when not known (no daemon's level, and the
+        /// configuration not read): shown as normal, and left out of JSON.
+        var level: Severity?
         var expanded: Bool
         /// The path as given (or configured), `~` expanded: what [filesystem] sections match.
         var watchedPath: String?
+
+        var severity: Severity { level ?? .normal }
     }
 
     /// One update in `format` (a bar format); nil when there is nothing to show (every block
@@ -40,16 +44,13 @@ enum BarOutput {
         }.joined(separator: "\n")
     }
 
-    /// JSON, with "text" when a template says what the block shows.
-    static func json(_ snapshot: Snapshot, profiles: BarProfiles, watchedPath: String?, severity: Severity,
-                     shownAs configured: BarProfiles? = nil) -> String {
-        let options = profiles.options(watchedPath: watchedPath, snapshot: snapshot)
-        let text = options.templates.setsText ? TextRenderer.statusLine(snapshot, options: options, severity: severity) : nil
-        let shown = configured.map { configured -> (label: String, severity: Severity) in
-            let settings = configured.options(watchedPath: watchedPath, snapshot: snapshot)
-            return (settings.label, FilesystemBusState.severity(of: snapshot, limits: settings.severity, previous: .normal))
-        }
-        return JSONRenderer.render(snapshot, text: text, shown: shown)
+    /// JSON, with "text" when a template says what the block shows, and the label of the
+    /// configuration's section when `labels` (the configuration read) are given.
+    static func json(_ item: Item, profiles: BarProfiles, labels: BarProfiles? = nil) -> String {
+        let options = profiles.options(watchedPath: item.watchedPath, snapshot: item.snapshot)
+        let text = options.templates.setsText ? TextRenderer.statusLine(item.snapshot, options: options, severity: item.severity) : nil
+        let label = labels?.options(watchedPath: item.watchedPath, snapshot: item.snapshot).label
+        return JSONRenderer.render(item.snapshot, text: text, label: label, level: item.level)
     }
 }
 

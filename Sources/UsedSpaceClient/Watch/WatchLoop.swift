@@ -15,6 +15,8 @@ final class WatchLoop {
         /// The canonical path, to match the daemon's snapshots; nil when unknown.
         var canonical: String?
         var snapshot: Snapshot?
+        /// The level shown (ShownLevel): the daemon's, or this watch's own judgement, with
+        /// its history, where its command line's limits differ or no daemon answers.
         var severity = Severity.normal
         var expanded: Bool
         /// Sampling here, while no daemon serves this path.
@@ -33,6 +35,7 @@ final class WatchLoop {
 
     private let options: WatchOptions
     private var profiles: BarProfiles
+    private var levels: ShownLevel
     /// The configuration file, when its filesystem did not answer by the deadline (a dead
     /// network home): its settings apply when it does.
     var pendingConfiguration: ClientConfiguration.Pending?
@@ -77,6 +80,11 @@ final class WatchLoop {
                     home: TargetPaths.lexicalHome)
     }
 
+    /// Which level each filesystem is shown at, by that configuration and the command line.
+    static func levels(_ configuration: Configuration, options: WatchOptions) -> ShownLevel {
+        ShownLevel(configuration: configuration, commandLine: options.bar.pairs, home: TargetPaths.lexicalHome)
+    }
+
     /// Follows the mount table (`--all` and `path = auto`); `automatic` are the targets that
     /// the rule gave at the start.
     func followMounts(explicit: [String], automatic: [String]) {
@@ -84,9 +92,10 @@ final class WatchLoop {
         mounts = FollowedTable(table: table, explicit: explicit, automatic: automatic)
     }
 
-    init(options: WatchOptions, profiles: BarProfiles, targets: [Target], all: Bool) throws(SystemError) {
+    init(options: WatchOptions, profiles: BarProfiles, levels: ShownLevel, targets: [Target], all: Bool) throws(SystemError) {
         self.options = options
         self.profiles = profiles
+        self.levels = levels
         self.targets = targets
         self.all = all
         output = WatchOutput(format: options.format)
@@ -234,6 +243,7 @@ final class WatchLoop {
         StandardStreams.error("usedspace: " + (problem ?? "\(pending.path) answered; its settings apply from now"))
         configurationWarning.ownProblem = problem
         profiles = Self.profiles(configuration, options: options)
+        levels = Self.levels(configuration, options: options)
         for target in targets {
             if let snapshot = target.snapshot { target.severity = severity(of: snapshot, for: target) }
         }
@@ -363,9 +373,9 @@ final class WatchLoop {
         return render(changed: new)
     }
 
-    /// The level of a filesystem, by its own limits (a [filesystem] section's, or [bar]'s).
+    /// The level of a filesystem as this watch shows it, from the last one it showed.
     private func severity(of snapshot: Snapshot, for target: Target) -> Severity {
-        options(for: target, snapshot).severity.severity(of: snapshot.limitingStats, previous: target.severity)
+        levels.level(of: snapshot, watchedPath: target.path, previous: target.severity) ?? .normal
     }
 
     private func options(for target: Target, _ snapshot: Snapshot?) -> BarOptions {
@@ -379,7 +389,7 @@ final class WatchLoop {
             return BarProcess.signal(bar, realTimeOffset: signal)
         }
         let items = targets.compactMap { target in
-            target.snapshot.map { BarOutput.Item(snapshot: $0, severity: target.severity, expanded: target.expanded, watchedPath: target.path) }
+            target.snapshot.map { BarOutput.Item(snapshot: $0, level: target.severity, expanded: target.expanded, watchedPath: target.path) }
         }
         return output.show(items, changed: changed, profiles: profiles, home: home)
     }

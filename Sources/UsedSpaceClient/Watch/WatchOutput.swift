@@ -30,9 +30,8 @@ struct WatchOutput {
         case .json:
             // Every publish is news in JSON (seq, time): one object per published snapshot.
             guard let changed else { return true }
-            let item = items.first { $0.snapshot == changed }
-            return StandardStreams.write(BarOutput.json(changed, profiles: profiles, watchedPath: item?.watchedPath,
-                                                        severity: item?.severity ?? .normal) + "\n")
+            let item = items.first { $0.snapshot == changed } ?? Item(snapshot: changed, level: changed.level, expanded: false, watchedPath: nil)
+            return StandardStreams.write(BarOutput.json(item, profiles: profiles) + "\n")
         case .i3bar, .i3blocks, .polybar, .waybar:
             guard let line = BarOutput.line(items, format: format, profiles: profiles, home: home) else { return true }
             text = line

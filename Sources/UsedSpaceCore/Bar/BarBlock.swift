@@ -19,16 +19,15 @@ public struct BarBlock: Equatable, Sendable {
     // Without templates of the user's, the texts are written directly: the same as the
     // templates "{label}{bar} {percent}%" and "Used: {used}"…, without parsing them.
 
-    /// `expanded` is the widget's tap-to-expand: the details join the bar's text.
+    /// `severity` is the level the view shows (FilesystemLevel: raised already by what df
+    /// cannot show). `expanded` is the widget's tap-to-expand: the details join the bar's text.
     public init(_ snapshot: Snapshot, options: BarOptions, severity: Severity, expanded: Bool) {
         let label = ControlCharacters.replaced(in: options.label)
         let barCells = options.barWidth ?? BarOptions.defaultBarWidth
         let context = options.templateContext(snapshot, barCells: barCells)
         let templates = options.templates
         instance = snapshot.path
-        // What df cannot show (a fast fill, btrfs metadata that cannot grow) raises the level.
         let alerts = snapshot.spaceAlerts
-        let severity = max(severity, alerts.first?.severity ?? .normal)
         let alertMark = alerts.isEmpty ? "" : " \u{26A0} " + alerts.map { $0.mark }.joined(separator: ", ")
         self.severity = severity
         failed = snapshot.state == .failed || snapshot.stats == nil

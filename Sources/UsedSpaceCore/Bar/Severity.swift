@@ -13,6 +13,12 @@ public enum Severity: Int, Comparable, Sendable, CaseIterable {
         case .critical: return "critical"
         }
     }
+
+    /// The level `name` says, or nil.
+    public init?(name: String) {
+        guard let level = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = level
+    }
 }
 
 /// One condition of an alert level: the used share at or above a percentage, or the free

@@ -21,6 +21,7 @@ public enum FilesystemBusProperty: String, CaseIterable, Sendable {
     case timeToFullUpperSeconds = "TimeToFullUpperSeconds"
     case fastFillBytesPerSecond = "FastFillBytesPerSecond"
     case fastFillSecondsToFull = "FastFillSecondsToFull"
+    case fastFillWriting = "FastFillWriting"
     case btrfsUnallocatedBytes = "BtrfsUnallocatedBytes"
     case btrfsMetadata = "BtrfsMetadata"
     case quotaKind = "QuotaKind"
@@ -34,7 +35,8 @@ public enum FilesystemBusProperty: String, CaseIterable, Sendable {
     /// The D-Bus type code of the property's values.
     public var typeCode: UInt8 {
         switch self {
-        case .path, .mountPoint, .type, .label, .state, .severity, .error, .timeToFull, .btrfsMetadata, .quotaKind: return UInt8(ascii: "s")
+        case .path, .mountPoint, .type, .label, .state, .severity, .error, .timeToFull, .fastFillWriting, .btrfsMetadata, .quotaKind:
+            return UInt8(ascii: "s")
         case .usedRate: return UInt8(ascii: "d")
         case .usedPercent: return UInt8(ascii: "i")
         case .usedBytes, .freeBytes, .totalBytes, .reservedBytes, .fastFillBytesPerSecond, .btrfsUnallocatedBytes, .seq,
@@ -72,6 +74,7 @@ public enum FilesystemBusProperty: String, CaseIterable, Sendable {
         case .timeToFullUpperSeconds: return .int64(snapshot.timeToFull?.upperSeconds ?? -1)
         case .fastFillBytesPerSecond: return .uint64(filesystem.fastFill?.bytesPerSecond ?? 0)
         case .fastFillSecondsToFull: return .int64(filesystem.fastFill?.secondsToFull ?? -1)
+        case .fastFillWriting: return .string(SpaceDetailsText.writing(snapshot))
         case .btrfsUnallocatedBytes: return .uint64(snapshot.btrfs?.unallocatedBytes ?? 0)
         case .btrfsMetadata: return .string(snapshot.btrfs?.metadataLevel.rawValue ?? "")
         case .quotaKind: return .string(snapshot.quota?.kind.rawValue ?? "")
@@ -89,8 +92,8 @@ public enum FilesystemBusProperty: String, CaseIterable, Sendable {
     }
 }
 
-/// What one filesystem's object shows: its watch's snapshot, with the label and level the
-/// configuration gives it.
+/// What one filesystem's object shows: its watch's snapshot, with the label the
+/// configuration gives it and the level the daemon decided (FilesystemLevel).
 public struct FilesystemBusState: Equatable, Sendable {
     /// The path as the daemon watches it (`~` expanded): the object's name.
     public var watchedPath: String
@@ -98,21 +101,15 @@ public struct FilesystemBusState: Equatable, Sendable {
     public var label: String
     public var severity: Severity
 
-    public init(watchedPath: String, snapshot: Snapshot, label: String, severity: Severity) {
+    /// `limits` decide the level of a snapshot that carries none (restored from an older
+    /// state file), as a first publish would.
+    public init(watchedPath: String, snapshot: Snapshot, label: String, limits: SeverityPolicy) {
         self.watchedPath = watchedPath
         self.snapshot = snapshot
         self.label = label
-        self.severity = severity
+        severity = FilesystemLevel.carried(by: snapshot, limits: limits)
     }
 
     /// A fill caught in the act counts only on fresh numbers, as the bars show it.
     var fastFill: FastFill? { snapshot.state == .fresh ? snapshot.fastFill : nil }
-
-    /// The level of a filesystem on a desktop: its [bar] or [filesystem] limits, or those of
-    /// `usedspace list` where it sets none, with hysteresis from `previous`; a fast fill or
-    /// btrfs metadata that cannot grow raise it (as in every bar).
-    public static func severity(of snapshot: Snapshot, limits: SeverityPolicy, previous: Severity) -> Severity {
-        let own = limits.withStandardLimits().severity(of: snapshot.limitingStats, previous: previous)
-        return max(own, snapshot.spaceAlerts.first?.severity ?? .normal)
-    }
 }

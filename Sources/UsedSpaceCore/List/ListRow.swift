@@ -36,7 +36,7 @@ public struct ListRow: Equatable, Sendable {
     /// never a warning (a squashfs is always "100 %"), as GNOME does not warn about it.
     public static func severity(of stats: FilesystemStats?, policy: SeverityPolicy) -> Severity {
         guard let stats, !stats.readOnly else { return .normal }
-        return policy.severity(of: stats, previous: .normal)
+        return FilesystemLevel.ofLimits(stats, limits: policy, previous: nil)
     }
 }
 

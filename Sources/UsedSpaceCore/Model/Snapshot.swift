@@ -21,11 +21,15 @@ public struct Snapshot: Equatable, Sendable {
     /// A fill caught in the last seconds to minutes (FillDetector), as of `sampledAt`; nil
     /// when nothing is filling the filesystem fast. Only a fresh snapshot has one.
     public var fastFill: FastFill?
-    /// Who is filling it, while a fast fill is seen: the user's own processes writing there
-    /// fastest, named by the client that shows the snapshot (the daemon's sandbox cannot read
-    /// them). nil: nobody looked; empty: none of the user's processes is writing there.
-    /// Never persisted nor sent.
+    /// Who is filling it, while a fast fill is seen (FillWriters): named by the daemon, which
+    /// asks its writers helper (its sandbox cannot read the user's processes) and sends them
+    /// with the snapshot, or else by the client that shows it. nil: nobody looked. Never
+    /// persisted.
     public var fillWriters: FillWriters?
+    /// The level the daemon decided at its publish (FilesystemLevel.decide), which every view
+    /// shows. nil in a client's own sample, or from a daemon or state file older than it: a
+    /// view then decides it as a first publish would.
+    public var level: Severity?
     /// How the btrfs filesystem has allocated its devices; nil on other filesystems.
     public var btrfs: BtrfsAllocation?
     /// A quota that leaves less room than the filesystem (Measurement.quota).

@@ -50,6 +50,14 @@ public enum SnapshotCodec {
         if let btrfs = snapshot.btrfs { json.addRaw("btrfs", SpaceDetailsCodec.encode(btrfs)) }
         if let quota = snapshot.quota { json.addRaw("quota", SpaceDetailsCodec.encode(quota)) }
         if let problem = snapshot.configurationProblem { json.add("config_error", problem) }
+        if let level = snapshot.level { json.add("level", level.name) }
+        if let found = snapshot.fillWriters {
+            var writers = JSONObjectWriter()
+            writers.addRaw("writers", "[" + found.writers.map { $0.jsonObject }.joined(separator: ",") + "]")
+            writers.add("grew", found.sawGrowth)
+            writers.add("home", found.home)
+            json.addRaw("fill_writers", writers.finish())
+        }
         return json.finish()
     }
 
@@ -113,7 +121,13 @@ public enum SnapshotCodec {
         snapshot.configurationProblem = try optionalString("config_error", in: value)
         snapshot.notMounted = try flag("not_mounted", in: value)
         snapshot.watchEnded = try flag("watch_ended", in: value)
+        // Absent from an older daemon's line or state file: the view decides it then.
+        if let name = try optionalString("level", in: value) {
+            guard let level = Severity(name: name) else { throw .invalid("level", reason: "is not normal, warning or critical") }
+            snapshot.level = level
+        }
         if let fill = value["fast_fill"], !fill.isNull { snapshot.fastFill = try SpaceDetailsCodec.decodeFastFill(fill) }
+        if let found = value["fill_writers"], !found.isNull { snapshot.fillWriters = try fillWriters(found) }
         if let btrfs = value["btrfs"], !btrfs.isNull {
             guard stats != nil else { throw .invalid("btrfs", reason: "is there without the block counts") }
             snapshot.btrfs = try SpaceDetailsCodec.decodeBtrfs(btrfs)
@@ -123,6 +137,16 @@ public enum SnapshotCodec {
             snapshot.quota = try SpaceDetailsCodec.decodeQuota(quota)
         }
         return snapshot
+    }
+
+    /// Who the daemon's helper found filling the filesystem, checked as its answer is.
+    private static func fillWriters(_ value: JSONValue) throws(Failure) -> FillWriters {
+        guard case .array(let list)? = value["writers"], let grew = value["grew"]?.boolValue else {
+            throw .invalid("fill_writers", reason: "is not a list of writers and whether the filesystem grew")
+        }
+        let writers: [FillWriter]
+        do { writers = try FillWriterExchange.writers(list) } catch { throw .invalid("fill_writers", reason: "has \(error.description)") }
+        return FillWriters(writers, sawGrowth: grew, home: try optionalString("home", in: value))
     }
 
     private static func string(_ key: String, in object: JSONValue) throws(Failure) -> String {

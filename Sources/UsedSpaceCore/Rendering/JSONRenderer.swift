@@ -5,9 +5,10 @@
 /// `read_only` is the filesystem's own state, FilesystemStats.readOnly (null without numbers).
 public enum JSONRenderer {
     /// `text`: what a `--template` made of the snapshot, written as the key "text".
-    /// `shown`: its label and level as the daemon's D-Bus object says them (`label`,
-    /// `severity`), for a widget that cannot read the bus.
-    public static func render(_ snapshot: Snapshot, text: String? = nil, shown: (label: String, severity: Severity)? = nil) -> String {
+    /// `label`: its [bar] or [filesystem] label, as the daemon's D-Bus object says it, for a
+    /// widget that cannot read the bus. `level`: the level the view shows (ShownLevel), by
+    /// default the one the snapshot carries; `severity` is left out when neither is known.
+    public static func render(_ snapshot: Snapshot, text: String? = nil, label: String? = nil, level: Severity? = nil) -> String {
         var json = JSONObjectWriter()
         json.add("path", snapshot.path)
         json.add("mountpoint", snapshot.mountPoint)
@@ -44,10 +45,8 @@ public enum JSONRenderer {
         if snapshot.watchEnded { json.add("watch_ended", true) }
         if let problem = snapshot.configurationProblem { json.add("config_error", problem) }
         if let text { json.add("text", text) }
-        if let shown {
-            json.add("label", shown.label)
-            json.add("severity", shown.severity.name)
-        }
+        if let label { json.add("label", label) }
+        if let level = level ?? snapshot.level { json.add("severity", level.name) }
         return json.finish()
     }
 }

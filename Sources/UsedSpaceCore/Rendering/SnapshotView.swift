@@ -1,7 +1,8 @@
 /// Renders a snapshot as a view request asks: the lines of one answer or one update.
 public enum SnapshotView {
     /// Every format can be asked for once, shown with `options` (the daemon's are the [bar]
-    /// and [filesystem] settings of its configuration, as `watch` reads them).
+    /// and [filesystem] settings of its configuration, as `watch` reads them), at the level
+    /// the snapshot carries.
     public static func lines(_ snapshot: Snapshot, format: WireFormat, details: Bool, options: BarOptions = BarOptions()) -> [String] {
         switch format {
         case .snapshot:
@@ -9,12 +10,12 @@ public enum SnapshotView {
         case .rendered(.json):
             return [JSONRenderer.render(snapshot)]
         case .rendered(.text):
-            let severity = options.severity.severity(of: snapshot.limitingStats, previous: .normal)
+            let severity = FilesystemLevel.carried(by: snapshot, limits: options.severity)
             var lines = [TextRenderer.statusLine(snapshot, options: options, severity: severity)]
             if details { lines += TextRenderer.detailLines(snapshot, options: options) }
             return lines
         case .rendered(let barFormat):
-            let severity = options.severity.severity(of: snapshot.limitingStats, previous: .normal)
+            let severity = FilesystemLevel.carried(by: snapshot, limits: options.severity)
             let block = BarBlock(snapshot, options: options, severity: severity, expanded: details)
             return [barLine(block, format: barFormat)]
         }

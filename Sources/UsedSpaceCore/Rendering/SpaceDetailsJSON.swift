@@ -1,7 +1,9 @@
 /// The JSON objects beyond df's numbers (`--format json`): `fast_fill`, `btrfs` and `quota`, each
 /// present only when there is something to say.
 public enum SpaceDetailsJSON {
-    /// {"bytes_per_second":120000000,"seconds_to_full":360,"sustained_seconds":30,"text":"filling at …"}
+    /// {"bytes_per_second":120000000,"seconds_to_full":360,"sustained_seconds":30,"text":"filling at …"},
+    /// and when someone looked who is filling it: "writers" (the user's, [] when none) and
+    /// "writing" (SpaceDetailsText.writerTexts, joined).
     public static func fastFill(_ fill: FastFill, writers: FillWriters? = nil) -> String {
         var json = JSONObjectWriter()
         json.add("bytes_per_second", fill.bytesPerSecond)
@@ -10,6 +12,7 @@ public enum SpaceDetailsJSON {
         json.add("text", fill.description)
         if let writers {
             json.addRaw("writers", "[" + writers.writers.map { $0.jsonObject }.joined(separator: ",") + "]")
+            json.add("writing", SpaceDetailsText.writerTexts(writers).joined(separator: "; "))
         }
         return json.finish()
     }

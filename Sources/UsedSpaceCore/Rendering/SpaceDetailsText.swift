@@ -25,17 +25,24 @@ public enum SpaceDetailsText {
     }
 
     /// Who is filling it, a line each ("python3 (pid 4242) writing ~/Downloads/x.iso, 120
-    /// MB/s"), or "another user or the system"; nothing when nobody looked.
+    /// MB/s"), "another user or the system" or "no writer seen"; nothing when nobody looked.
     public static func writerLines(_ snapshot: Snapshot) -> [String] {
         guard let found = snapshot.fillWriters, snapshot.fastFill != nil, snapshot.state == .fresh else { return [] }
         return writerTexts(found)
     }
 
-    /// The writers found, one text each, or "another user or the system" when none is the
-    /// user's (also the notification's words: SpaceAlert.naming).
+    /// The writers found, one text each; when none is the user's, "another user or the
+    /// system" if the filesystem grew while they were looked for, else "no writer seen".
+    /// Also the notification's words (SpaceAlert.naming) and, joined, D-Bus's and JSON's.
     public static func writerTexts(_ found: FillWriters) -> [String] {
-        guard !found.writers.isEmpty else { return [FillWriter.nobodyOfYours] }
+        guard !found.writers.isEmpty else { return [found.sawGrowth ? FillWriter.nobodyOfYours : FillWriter.noneSeen] }
         return found.writers.map { $0.description(home: found.home) + ", \(ByteCountFormat.file($0.bytesPerSecond))/s" }
+    }
+
+    /// The writers in one line: "python3 (pid 4242) writing ~/x.iso, 50 MB/s; …", as JSON's
+    /// `fast_fill.writing` and D-Bus's `FastFillWriting` say it; empty when nobody looked.
+    public static func writing(_ snapshot: Snapshot) -> String {
+        writerLines(snapshot).joined(separator: "; ")
     }
 
     /// "50.1 MB used of 52.43 MB (btrfs qgroup)".

@@ -22,9 +22,17 @@ public struct FillWriter: Equatable, Sendable {
         return who + " writing " + ControlCharacters.replaced(in: Self.abbreviated(file, home: home))
     }
 
-    /// What is said when none of the user's processes is writing: the space goes to someone
-    /// the user's processes cannot see.
+    /// What is said when the filesystem grew and none of the user's processes wrote there:
+    /// the space goes to someone the user's processes cannot see.
     public static let nobodyOfYours = "another user or the system"
+
+    /// What is said when a look saw nobody write: the filesystem did not grow while it looked
+    /// (a writer that writes now and then, between two of its writes).
+    public static let noneSeen = "no writer seen"
+
+    /// Writing slower than this is not filling anything worth naming, and a filesystem that
+    /// grew slower than this did not grow.
+    public static let minimumBytesPerSecond: UInt64 = 256 << 10
 
     static func abbreviated(_ path: String, home: String?) -> String {
         guard let home, !home.isEmpty, home != "/" else { return path }
@@ -34,16 +42,39 @@ public struct FillWriter: Equatable, Sendable {
     }
 }
 
-/// The user's processes filling a filesystem, as a client looked them up (FillWriterSurvey),
-/// with the user's home, which the files under it are shown relative to.
+/// Who was seen filling a filesystem in one window of looks (FillWriterSurvey): the user's
+/// own processes writing there fastest, and whether the filesystem grew meanwhile; with the
+/// user's home, which the files under it are shown relative to.
 public struct FillWriters: Equatable, Sendable {
-    /// Fastest first; empty when none of the user's processes writes there.
+    /// Fastest first; empty when none of the user's processes wrote there.
     public var writers: [FillWriter]
+    /// The filesystem grew (its free space shrank) in the same window, by at least what a
+    /// writer must write to be named; always, when one of the user's processes is named.
+    /// Without one, someone else wrote: "another user or the system".
+    public var sawGrowth: Bool
     public var home: String?
 
-    public init(_ writers: [FillWriter], home: String?) {
+    public init(_ writers: [FillWriter], sawGrowth: Bool, home: String?) {
         self.writers = writers
+        self.sawGrowth = sawGrowth || !writers.isEmpty
         self.home = home
+    }
+
+    /// One window from `seconds` of looks: the user's `writers` in it, and the free space
+    /// (df's Avail) at its start and end, nil when the filesystem did not say.
+    public init(window writers: [FillWriter], freeBefore: UInt64?, freeAfter: UInt64?, seconds: Double, home: String?) {
+        var grew = false
+        if let freeBefore, let freeAfter, freeBefore > freeAfter {
+            grew = Double(freeBefore - freeAfter) >= Double(FillWriter.minimumBytesPerSecond) * seconds
+        }
+        self.init(writers, sawGrowth: grew, home: home)
+    }
+
+    /// What is said after this, once a later look of the same fill says `new`: a look that
+    /// saw nobody write (no growth) keeps what the last one that did said, since nobody
+    /// else wrote meanwhile.
+    public func followed(by new: FillWriters) -> FillWriters {
+        new.sawGrowth ? new : self
     }
 }
 

@@ -3,8 +3,11 @@
 /// the user's processes, so it asks the helper, which runs outside it:
 ///
 ///     → /mnt/data%20disk                      the mount point, percent-encoded
-///     ← {"writers":[{"pid":4242,"command":"python3","bytes_per_second":50000000,"file":"/home/u/x.iso"}]}
+///     ← {"writers":[{"pid":4242,"command":"python3","bytes_per_second":50000000,"file":"/home/u/x.iso"}],"grew":true}
 ///     ← {"error":"nothing is mounted at /mnt/data disk"}
+///
+/// `grew`: the filesystem grew while the helper looked (FillWriters.sawGrowth); absent from
+/// an older helper, whose empty list meant that someone else wrote.
 ///
 /// Each side takes the other's line as untrusted: any process of the user can bind a socket
 /// where the helper's should be. A line that is not exactly this shape is refused whole.
@@ -17,8 +20,9 @@ public enum FillWriterExchange {
     public static let maximumLineBytes = maximumWriters * (6 * (maximumCommandBytes + maximumPathBytes) + 128) + 32
 
     public enum Outcome: Equatable, Sendable {
-        /// Fastest first; empty when none of the user's processes writes there.
-        case writers([FillWriter])
+        /// Fastest first; empty when none of the user's processes writes there. `grew`: the
+        /// filesystem grew meanwhile.
+        case writers([FillWriter], grew: Bool)
         /// The helper could not look (its reason, cleaned for a log).
         case failed(String)
     }
@@ -43,8 +47,8 @@ public enum FillWriterExchange {
 
     // MARK: - The answer
 
-    public static func answer(_ writers: [FillWriter]) -> String {
-        "{\"writers\":[" + writers.prefix(maximumWriters).map { $0.jsonObject }.joined(separator: ",") + "]}\n"
+    public static func answer(_ found: FillWriters) -> String {
+        "{\"writers\":[" + found.writers.prefix(maximumWriters).map { $0.jsonObject }.joined(separator: ",") + "],\"grew\":\(found.sawGrowth)}\n"
     }
 
     public static func answer(failure reason: String) -> String {
@@ -67,11 +71,24 @@ public enum FillWriterExchange {
             // Cleaned before it is cut: "\r\n" is one Character but becomes two.
             return .failed(String(ControlCharacters.replaced(in: reason).prefix(200)))
         }
-        guard members.count == 1, case .array(let list)? = members["writers"] else { throw Refusal(description: "no writers list") }
+        var grew = true
+        switch members["grew"] {
+        case nil: break
+        case .bool(let value)?: grew = value
+        default: throw Refusal(description: "a grew that is not true or false")
+        }
+        guard members.count == 1 + (members["grew"] == nil ? 0 : 1), case .array(let list)? = members["writers"] else {
+            throw Refusal(description: "no writers list")
+        }
+        return .writers(try writers(list), grew: grew || !list.isEmpty)
+    }
+
+    /// A list of writers as the answer writes it (and the snapshot line: SnapshotCodec).
+    static func writers(_ list: [JSONValue]) throws(Refusal) -> [FillWriter] {
         guard list.count <= maximumWriters else { throw Refusal(description: "more than \(maximumWriters) writers") }
         var writers: [FillWriter] = []
         for item in list { writers.append(try writer(item)) }
-        return .writers(writers)
+        return writers
     }
 
     private static func writer(_ value: JSONValue) throws(Refusal) -> FillWriter {

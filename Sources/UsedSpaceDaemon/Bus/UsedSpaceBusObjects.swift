@@ -53,14 +53,12 @@ final class UsedSpaceBusObjects: SessionBusUser {
 
     // MARK: - What the daemon shows
 
-    /// A watch's new snapshot, with the [bar] or [filesystem] settings that give its label
-    /// and limits.
+    /// A watch's new snapshot, at the level it carries, with the [bar] or [filesystem]
+    /// settings that give its label.
     func show(_ snapshot: Snapshot, watchedPath: String, options: BarOptions) {
         let objectPath = Self.objectPath(of: watchedPath)
         let previous = filesystems[objectPath]
-        let state = FilesystemBusState(
-            watchedPath: watchedPath, snapshot: snapshot, label: options.label,
-            severity: FilesystemBusState.severity(of: snapshot, limits: options.severity, previous: previous?.severity ?? .normal))
+        let state = FilesystemBusState(watchedPath: watchedPath, snapshot: snapshot, label: options.label, limits: options.severity)
         filesystems[objectPath] = state
         guard let previous else {
             if !order.contains(objectPath) { order.append(objectPath) }

@@ -13,7 +13,8 @@ import UsedSpaceCore
 final class SpaceAlertNotifications {
     var policy: LowSpacePolicy
     private let presenter: NotificationPresenter
-    /// Owned here: FillWriterQuestions (nil: notifications never name the writer).
+    /// FillWriterNaming, which shares its question with the snapshots (nil: notifications
+    /// never name the writer).
     var writers: WriterAsking?
     /// Fast-fill notifications waiting for their writers, by key.
     private var held: [String: (alert: SpaceAlert, path: String, place: String)] = [:]

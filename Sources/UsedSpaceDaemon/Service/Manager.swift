@@ -31,6 +31,8 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
     private var watchdog: Watchdog?
     private var alerts: LowSpaceNotifications?
     private var spaceAlerts: SpaceAlertNotifications?
+    /// Who is filling each filesystem during a fast fill (nil without the helper's socket).
+    private var writerNaming: FillWriterNaming?
     private var desktop: DesktopNotifier?
     private var sessionBus: SessionBus?
     /// The daemon on the session bus: an object per watched filesystem.
@@ -117,9 +119,13 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
             }
             if let socket = paths.writersSocket {
                 let questions = try FillWriterQuestions(socket: socket, loop: loop, logger: logger)
-                questions.answered = { [unowned(unsafe) spaceAlerts] key, found in spaceAlerts.writersFound(found, key: key) }
-                // Owned by the notifications that ask (and hear back from) it.
-                spaceAlerts.writers = questions
+                let naming = FillWriterNaming(questions: questions)
+                // Its questions are asked by mount point.
+                questions.answered = { [unowned(unsafe) naming] mountPoint, found in naming.answered(mountPoint: mountPoint, found) }
+                naming.notificationAnswered = { [unowned(unsafe) spaceAlerts] key, found in spaceAlerts.writersFound(found, key: key) }
+                naming.changed = { [unowned(unsafe) self] mountPoint, found in self.writersNamed(found, on: mountPoint) }
+                spaceAlerts.writers = naming
+                writerNaming = naming
             }
             self.desktop = desktop
             self.sessionBus = sessionBus
@@ -319,9 +325,21 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
         alerts?.check(snapshot, policy: state.configuration.notifyPolicy(watchedPath: watch.path, snapshot: snapshot, home: ProcessEnvironment.homeDirectory),
                       now: WallClock.now().secondsSinceEpoch)
         spaceAlerts?.check(snapshot, now: WallClock.now().secondsSinceEpoch)
+        writerNaming?.published(snapshot)
         if isReady && !StatusText.saysTheSame(previous, snapshot) { updateStatus() }
         busObjects?.show(snapshot, watchedPath: watch.path, options: watch.profiles.options(watchedPath: watch.path, snapshot: snapshot))
         clients?.publish(watch)
+    }
+
+    /// The helper said who is filling the filesystem mounted at `mountPoint`: its watches
+    /// show it (a publish, so that D-Bus and every client hear it).
+    private func writersNamed(_ found: FillWriters, on mountPoint: String) {
+        for watch in watches where watch.snapshot?.mountPoint == mountPoint {
+            guard let named = watch.named(found) else { continue }
+            let previous = watch.snapshot
+            watch.show(named)
+            announce(named, of: watch, after: previous)
+        }
     }
 
     private func logPublish(_ snapshot: Snapshot, after previous: Snapshot?) {
@@ -439,6 +457,13 @@ final class Manager: ClientsContext, ConfiguredStateFactory {
         alerts?.policy = state.configuration.notify
         spaceAlerts?.policy = state.configuration.notify
         writeTextfile()
+        // Limits that changed change levels: every view follows now, not at the disk's next move.
+        for watch in watches {
+            guard let releveled = watch.releveled() else { continue }
+            let previous = watch.snapshot
+            watch.show(releveled)
+            announce(releveled, of: watch, after: previous)
+        }
         // The watches changed (a reload, a mount): the file says which there are now.
         stateSaver?.changed(seq: 0)
         saveHistory()

@@ -4,8 +4,9 @@ import UsedSpaceSystem
 /// One watched path on the daemon's loop: the thread that samples it (and decides, by the
 /// publish rule, what is news), the loop's sources that hear from that thread and check on
 /// it, and the snapshot clients are shown. It owns the path's snapshot stream: every
-/// snapshot comes from its thread's Publisher, and gets its time-to-full estimate here
-/// before anyone sees it.
+/// snapshot comes from its thread's Publisher, and gets its time-to-full estimate, its level
+/// (FilesystemLevel, from the last one's) and, during a fast fill, who is filling it
+/// (FillWriterNaming) here before anyone sees it.
 final class WatchedPath: ServedWatch {
     /// As configured (`~/…` allowed); identifies the watch across reloads.
     let configuredPath: String
@@ -23,11 +24,13 @@ final class WatchedPath: ServedWatch {
     /// Renderings of the current snapshot by view, so a publish to a thousand subscribers
     /// renders each view once. Cleared whenever the snapshot changes.
     private var renderings: [String: [String]] = [:]
-    /// The [bar] and [filesystem] settings of the configuration: the bar formats are shown
-    /// as `watch` shows them.
+    /// The [bar] and [filesystem] settings of the configuration: the limits its level is
+    /// decided by, and the bar formats shown as `watch` shows them.
     var profiles = BarProfiles(configuration: Configuration(), home: nil) {
         didSet { renderings = [:] }
     }
+    /// Who is filling the filesystem, while a fast fill goes on (FillWriterNaming).
+    private var writers: FillWriters?
     /// Records a fresh snapshot in its history and gives the estimate (the manager's
     /// TimeToFullTracker, shared by every watch's history file).
     private let estimate: (Snapshot) -> TimeToFull?
@@ -88,19 +91,37 @@ final class WatchedPath: ServedWatch {
         let snapshots = sampler.takePublished()
         let first = !hasSampled && sampler.hasSampled
         hasSampled = hasSampled || first
-        for snapshot in snapshots { published(self, withEstimate(snapshot)) }
+        for snapshot in snapshots { published(self, completed(snapshot)) }
         if first && snapshots.isEmpty { published(self, nil) }
     }
 
     /// A fresh snapshot gets the estimate of its history; a stale one keeps the last one's.
-    private func withEstimate(_ new: Snapshot) -> Snapshot {
+    /// Then its level, and during a fast fill its writers.
+    private func completed(_ new: Snapshot) -> Snapshot {
         var shown = new
         switch new.state {
         case .fresh: shown.timeToFull = estimate(new)
         case .stale: shown.timeToFull = snapshot?.timeToFull
         case .failed: shown.timeToFull = nil
         }
+        if new.state == .fresh && new.fastFill != nil {
+            shown.fillWriters = writers
+        } else if new.state != .stale {
+            writers = nil
+        }
+        return leveled(shown)
+    }
+
+    /// The snapshot with its level, decided from the last one shown (the hysteresis goes on
+    /// across restarts: the state file keeps it).
+    private func leveled(_ new: Snapshot) -> Snapshot {
+        var shown = new
+        shown.level = FilesystemLevel.decide(new, limits: limits(for: new), previous: snapshot?.level)
         return shown
+    }
+
+    private func limits(for snapshot: Snapshot) -> SeverityPolicy {
+        profiles.options(watchedPath: path, snapshot: snapshot).severity
     }
 
     /// The same numbers with another outlook (the history's estimate changed while they did
@@ -109,12 +130,43 @@ final class WatchedPath: ServedWatch {
     func republish(with estimate: TimeToFull?) -> Snapshot? {
         guard estimate?.description != snapshot?.timeToFull?.description, var republished = sampler.republish() else { return nil }
         republished.timeToFull = estimate
-        return republished
+        if republished.state == .fresh && republished.fastFill != nil { republished.fillWriters = writers }
+        return leveled(republished)
+    }
+
+    /// The same numbers at another level, when the limits changed (a reload) and the level
+    /// with them: a new snapshot, the next seq, so that every view follows at once; nil when
+    /// the level stays.
+    func releveled() -> Snapshot? {
+        // What the thread has published meanwhile goes first (at the new limits), so that
+        // the seq of what follows is the newest.
+        collect()
+        guard let snapshot else { return nil }
+        let level = FilesystemLevel.decide(snapshot, limits: limits(for: snapshot), previous: snapshot.level)
+        guard level != snapshot.level else { return nil }
+        return republished { $0.level = level }
+    }
+
+    /// The same numbers with who is filling the filesystem (the helper answered): a new
+    /// snapshot, the next seq; nil when no fill is shown or they say what it says already.
+    func named(_ found: FillWriters) -> Snapshot? {
+        writers = found
+        collect()
+        guard let snapshot, snapshot.state == .fresh, snapshot.fastFill != nil, snapshot.fillWriters != found else { return nil }
+        return republished { $0.fillWriters = found }
+    }
+
+    /// The snapshot shown, changed, as the next seq; nil without numbers.
+    private func republished(_ change: (inout Snapshot) -> Void) -> Snapshot? {
+        guard var shown = snapshot, let republished = sampler.republish() else { return nil }
+        shown.seq = republished.seq
+        change(&shown)
+        return shown
     }
 
     /// The watch's last snapshot: failed, with the reason, marked `watch_ended`.
     func end(reason: String, unmounted: Bool) -> Snapshot? {
-        sampler.end(reason: reason, unmounted: unmounted)
+        sampler.end(reason: reason, unmounted: unmounted).map(leveled)
     }
 
     /// A snapshot of the state file that was read late: shown while nothing is, and its seq

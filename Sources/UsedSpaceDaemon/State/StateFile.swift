@@ -27,8 +27,10 @@ enum StateFile {
         "{\"format\":\"\(format)\",\"version\":\(version),\"seq_reserved\":\(reservedSeq),\"snapshots\":[\n"
             + entries.map { entry in
                 var saved = entry.snapshot
-                // What the daemon thinks of its configuration is not the filesystem's state.
+                // What the daemon thinks of its configuration, and who was writing a moment
+                // ago, are not the filesystem's state.
                 saved.configurationProblem = nil
+                saved.fillWriters = nil
                 return "{\"watch\":" + JSONObjectWriter.quoted(entry.watch ?? saved.path) + ",\"snapshot\":" + SnapshotCodec.encode(saved) + "}"
             }.joined(separator: ",\n")
             + "\n]}\n"

@@ -1,11 +1,11 @@
 import UsedSpaceCore
 import UsedSpaceSystem
 
-/// Asks who is filling a filesystem, for a fast-fill notification (SpaceAlertNotifications),
-/// off the loop: the helper's socket is called on a worker thread of its own, each question
-/// within a deadline, and the loop hears the answer through the worker's event counter.
-/// Questions asked while one is out wait for it and go together (one after the other).
-/// Nothing is asked unless a fast fill is being notified.
+/// Asks the helper who is filling a filesystem (for FillWriterNaming), off the loop: the
+/// helper's socket is called on a worker thread of its own, each question within a deadline,
+/// and the loop hears the answer through the worker's event counter. Questions asked while
+/// one is out wait for it and go together (one after the other). Nothing is asked unless a
+/// fast fill is seen.
 final class FillWriterQuestions: WriterAsking {
     /// The helper takes about a second (two looks at the user's processes) after systemd
     /// started it: a notification is held this long at most.
@@ -75,12 +75,12 @@ final class FillWriterQuestions: WriterAsking {
 
     private func take(_ answer: Answer) {
         switch answer.reply {
-        case .outcome(.writers(let writers)):
+        case .outcome(.writers(let writers, let grew)):
             if saidWhy {
                 saidWhy = false
                 logger.notice("the helper names who is filling a disk again (usedspace-writers.socket)")
             }
-            answered(answer.key, FillWriters(writers, home: ProcessEnvironment.homeDirectory))
+            answered(answer.key, FillWriters(writers, sawGrowth: grew, home: ProcessEnvironment.homeDirectory))
         case .outcome(.failed(let reason)):
             logger.info("the helper could not tell who is filling the disk: \(reason)", metadata: ["reason": "\(reason)"])
             answered(answer.key, nil)

@@ -6,12 +6,11 @@ import UsedSpaceSystem
 /// (FillWriterExchange), run by usedspace-writers@.service with the connection as its
 /// standard input and output. It runs outside the daemon's sandbox, where the user's own
 /// /proc/PID/io and fdinfo can be read (PrivateUsers= makes them EACCES inside), and it
-/// only reads them: two looks a second apart (FillWriterSurvey), one answer, the end.
+/// only reads them, and the filesystem's free space: one window of looks, as `usedspace
+/// status` makes it (FillWriterWindow: up to 1.5 s), one answer, the end.
 enum NameWritersCommand {
     /// The question comes at once from the daemon; a connection that says nothing is dropped.
     static let questionTimeoutNanoseconds: UInt64 = 2_000_000_000
-    /// Between the two looks: rates over a second, as `usedspace status` measures them.
-    static let lookIntervalMicroseconds: UInt32 = 1_000_000
 
     static func run() -> Int32 {
         ProcessControl.ignore(SIGPIPE)
@@ -36,11 +35,7 @@ enum NameWritersCommand {
         guard let entry = (try? MountTable.read())?.last(where: { $0.mountPoint == mountPoint }) else {
             return FillWriterExchange.answer(failure: "nothing is mounted at \(mountPoint)")
         }
-        var survey = FillWriterSurvey()
-        let device = (major: entry.deviceMajor, minor: entry.deviceMinor)
-        _ = survey.look(device: device, limit: FillWriterExchange.maximumWriters)
-        usleep(lookIntervalMicroseconds)
-        let writers = survey.look(device: device, limit: FillWriterExchange.maximumWriters) ?? []
-        return FillWriterExchange.answer(writers)
+        let seen = FillWriterWindow.look(at: [FillWriterWindow.Target(entry)], limit: FillWriterExchange.maximumWriters, home: nil)
+        return FillWriterExchange.answer(seen[0])
     }
 }

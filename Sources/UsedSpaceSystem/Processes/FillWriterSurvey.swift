@@ -1,17 +1,20 @@
 import CLinux
 import UsedSpaceCore
 
-/// Who is filling a filesystem, among the calling user's own processes: two looks at their
-/// write counters (/proc/PID/io), the fastest writers between them, and for each the file on
+/// Who is filling a filesystem, among the calling user's own processes: looks at their write
+/// counters (/proc/PID/io); between two looks, the fastest writers, and for each the file on
 /// that filesystem it holds open for writing and has written furthest into (/proc/PID/fdinfo,
 /// /proc/PID/fd). Other users' processes are skipped by their owner before anything of theirs is
 /// read (the kernel would refuse their io and fds anyway). Each look reads /proc: it is
 /// made only while a fast fill is active.
 public struct FillWriterSurvey {
-    /// Writing slower than this is not filling anything worth naming.
-    public static let minimumBytesPerSecond: UInt64 = 256 << 10
+    /// The user's write counters at one moment.
+    public struct Look: Sendable {
+        fileprivate let counters: [Int32: ProcessWriteCounters]
+        /// CLOCK_MONOTONIC, in ns.
+        public let nanoseconds: UInt64
+    }
 
-    private var last: (counters: [Int32: ProcessWriteCounters], nanoseconds: UInt64)?
     private let proc: String
     private let userID: UInt32
 
@@ -20,26 +23,27 @@ public struct FillWriterSurvey {
         self.userID = userID
     }
 
-    /// The writers since the last look, fastest first (at most `limit`); nil on the first
-    /// look, which only takes the counters. Empty: none of the user's processes wrote fast.
-    public mutating func look(device: (major: UInt32, minor: UInt32), limit: Int = 3,
-                              now: UInt64 = MonotonicClock.nanoseconds()) -> [FillWriter]? {
-        let counters = counters()
-        defer { last = (counters, now) }
-        guard let last, now > last.nanoseconds else { return nil }
-        let ranked = WriterRanking.rank(before: last.counters, after: counters, seconds: Double(now - last.nanoseconds) / 1e9,
-                                        minimumBytesPerSecond: Self.minimumBytesPerSecond)
+    public func look(now: UInt64 = MonotonicClock.nanoseconds()) -> Look {
+        Look(counters: counters(), nanoseconds: now)
+    }
+
+    /// Who wrote to the filesystem on `device` between two looks, fastest first (at most
+    /// `limit`), and whether it grew meanwhile: its free space (df's Avail) at each look,
+    /// nil when it did not say (FillWriters.init(window:)).
+    public func writers(from start: Look, to end: Look, device: (major: UInt32, minor: UInt32), freeBefore: UInt64?, freeAfter: UInt64?,
+                        limit: Int = 3, home: String?) -> FillWriters {
+        guard end.nanoseconds > start.nanoseconds else { return FillWriters([], sawGrowth: false, home: home) }
+        let seconds = Double(end.nanoseconds - start.nanoseconds) / 1e9
+        let ranked = WriterRanking.rank(before: start.counters, after: end.counters, seconds: seconds,
+                                        minimumBytesPerSecond: FillWriter.minimumBytesPerSecond)
         var writers: [FillWriter] = []
         for writer in ranked where writers.count < limit {
             // A process that writes only to pipes and sockets is not filling a filesystem.
             guard let file = fileBeingWritten(by: writer.pid, device: device) else { continue }
             writers.append(FillWriter(pid: writer.pid, command: writer.command, bytesPerSecond: writer.bytesPerSecond, file: file))
         }
-        return writers
+        return FillWriters(window: writers, freeBefore: freeBefore, freeAfter: freeAfter, seconds: seconds, home: home)
     }
-
-    /// The fill is over: the next look starts afresh.
-    public mutating func forget() { last = nil }
 
     private func counters() -> [Int32: ProcessWriteCounters] {
         var counters: [Int32: ProcessWriteCounters] = [:]

@@ -55,7 +55,7 @@ final class FakeDaemonBus {
             "UsedBytes": ("t", used), "FreeBytes": ("t", free), "TotalBytes": ("t", total), "ReservedBytes": ("t", 0),
             "ReadOnly": ("b", false), "State": ("s", state), "Severity": ("s", severity), "Error": ("s", ""),
             "TimeToFull": ("s", ""), "TimeToFullLowerSeconds": ("x", -1), "TimeToFullUpperSeconds": ("x", -1),
-            "FastFillBytesPerSecond": ("t", UInt64(0)), "FastFillSecondsToFull": ("x", -1),
+            "FastFillBytesPerSecond": ("t", UInt64(0)), "FastFillSecondsToFull": ("x", -1), "FastFillWriting": ("s", ""),
             "BtrfsUnallocatedBytes": ("t", 0), "BtrfsMetadata": ("s", ""),
             "QuotaKind": ("s", ""), "QuotaUsedBytes": ("t", UInt64(0)), "QuotaLimitBytes": ("t", UInt64(0)), "Seq": ("t", 1), "SampledAt": ("x", 1_764_000_000),
         ]

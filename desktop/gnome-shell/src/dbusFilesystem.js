@@ -5,6 +5,9 @@
 // checks are tested without a bus.
 
 // io.github.usedspace.UsedSpace1.Filesystem: every property and its D-Bus type.
+// OPTIONAL_TYPES: the ones a daemon older than this extension does not send (read as
+// empty), checked when they come.
+export const OPTIONAL_TYPES = {FastFillWriting: 's'};
 export const PROPERTY_TYPES = {
     Path: 's', MountPoint: 's', Type: 's', Label: 's',
     UsedRate: 'd', UsedPercent: 'i',
@@ -35,6 +38,12 @@ export function readFilesystem(objectPath, lookup) {
             return broken(objectPath, `the daemon sent ${name} as '${actual}', not '${type}'`);
         values[name] = value;
     }
+    for (const [name, type] of Object.entries(OPTIONAL_TYPES)) {
+        const found = lookup(name);
+        if (found && found[0] !== type)
+            return broken(objectPath, `the daemon sent ${name} as '${found[0]}', not '${type}'`);
+        values[name] = found ? found[1] : '';
+    }
     if (!STATES.includes(values.State))
         return broken(objectPath, `the daemon sent an unknown State '${values.State}'`);
     if (!SEVERITIES.includes(values.Severity))
@@ -63,7 +72,7 @@ export function readFilesystem(objectPath, lookup) {
         readOnly: values.ReadOnly,
         timeToFull: values.TimeToFull,
         fastFill: values.FastFillBytesPerSecond > 0 && values.FastFillSecondsToFull >= 0
-            ? {bytesPerSecond: values.FastFillBytesPerSecond, secondsToFull: values.FastFillSecondsToFull}
+            ? {bytesPerSecond: values.FastFillBytesPerSecond, secondsToFull: values.FastFillSecondsToFull, writing: values.FastFillWriting}
             : null,
         btrfs: values.BtrfsMetadata === ''
             ? null

@@ -7,7 +7,6 @@
 
 const STATES = ['fresh', 'stale', 'failed'];
 const SEVERITIES = ['normal', 'warning', 'critical'];
-const RANK = {normal: 0, warning: 1, critical: 2};
 
 // The shell command the executable data engine runs (through /bin/sh: exec leaves one
 // process). `serial` makes each command's text new (a comment): the engine runs a source
@@ -87,7 +86,8 @@ function readLine(object) {
         return 'its sizes';
     const fill = object.fast_fill;
     const fastFill = fill && isCount(fill.bytes_per_second) && typeof fill.seconds_to_full === 'number'
-        ? {bytesPerSecond: fill.bytes_per_second, secondsToFull: fill.seconds_to_full} : null;
+        ? {bytesPerSecond: fill.bytes_per_second, secondsToFull: fill.seconds_to_full, writing: typeof fill.writing === 'string' ? fill.writing : ''}
+        : null;
     const btrfs = object.btrfs && isCount(object.btrfs.unallocated_bytes)
         ? {unallocatedBytes: object.btrfs.unallocated_bytes, metadata: String(object.btrfs.metadata_state || '')} : null;
     return {
@@ -98,7 +98,7 @@ function readLine(object) {
         fsType: object.fstype === null ? '' : object.fstype,
         label: object.label,
         state: object.state,
-        severity: severity(object.severity, fastFill, object.state, btrfs),
+        severity: object.severity,
         error: typeof object.error === 'string' ? object.error : '',
         hasNumbers: numbers && object.state !== 'failed' && object.used_bytes + object.free_bytes > 0,
         usedBytes: numbers ? object.used_bytes : 0,
@@ -112,24 +112,6 @@ function readLine(object) {
             ? {kind: object.quota.kind, usedBytes: object.quota.used_bytes, limitBytes: object.quota.limit_bytes} : null,
         seq: object.seq,
     };
-}
-
-// The level the daemon's D-Bus object says (the limits, else 80 % and 90 %), raised as the
-// bars raise it by a fast fill (critical when full within 10 minutes) and btrfs metadata
-// (low, full), should the snapshot carry one its level was not yet raised for.
-function severity(given, fastFill, state, btrfs) {
-    let level = given;
-    const raise = other => {
-        if (RANK[other] > RANK[level])
-            level = other;
-    };
-    if (fastFill && state === 'fresh')
-        raise(fastFill.secondsToFull <= 600 ? 'critical' : 'warning');
-    if (btrfs && btrfs.metadata === 'low')
-        raise('warning');
-    if (btrfs && btrfs.metadata === 'full')
-        raise('critical');
-    return level;
 }
 
 // `text` in single quotes for /bin/sh.

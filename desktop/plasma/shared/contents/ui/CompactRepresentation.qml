@@ -11,6 +11,11 @@ MouseArea {
     property var log
     readonly property color tint: levels.color(view)
 
+    // What it says, in the debug log, whenever any of it changes: the level can change while
+    // the text does not (a reload that moves a limit).
+    readonly property string said: view.text + " level: " + view.level + " mode: " + view.mode
+    onSaidChanged: console.debug(log, "compact:", said)
+
     Layout.minimumWidth: row.implicitWidth
     Layout.preferredWidth: row.implicitWidth
 
@@ -43,7 +48,6 @@ MouseArea {
             color: compact.tint
             font.italic: compact.view.mode === "stale"
             Layout.alignment: Qt.AlignVCenter
-            onTextChanged: console.debug(compact.log, "compact:", label.text, "level:", compact.view.level, "mode:", compact.view.mode)
         }
     }
 }
