@@ -10,15 +10,23 @@ import UsedSpaceSystem
 /// look reads every process's files: a bar updated every second through a fill would pay it
 /// each second), each window judged by the free space of the snapshots it saw at its ends,
 /// so that the watch touches no filesystem itself. A look that saw nobody write keeps the
-/// writers named before, while the fill goes on (FillWriters.followed). Nothing is read
-/// while no fast fill is seen.
+/// writers named before, while the fill goes on (FillWriters.followed). A look that saw growth
+/// and none of the user's processes write is judged again at the next look, a second later,
+/// over both windows: a write still going on at it has grown the filesystem but is counted
+/// only when it returns. Nothing is read while no fast fill is seen.
 struct FillWriterLookup {
-    private let survey = FillWriterSurvey()
+    private let survey: FillWriterSurvey
     private var device: (mountPoint: String, major: UInt32, minor: UInt32)?
     /// The last look, and the free space of the snapshot it was taken for.
     private var last: (look: FillWriterSurvey.Look, freeBytes: UInt64?)?
     /// What is said now, during this fill.
     private var said: FillWriters?
+    /// When the last look saw growth and no writer of the user's (not said yet).
+    private var doubtedAt: UInt64?
+
+    init(survey: FillWriterSurvey = FillWriterSurvey()) {
+        self.survey = survey
+    }
 
     static let secondLookNanoseconds: UInt64 = 1_000_000_000
     static let refreshNanoseconds: UInt64 = 10_000_000_000
@@ -29,6 +37,7 @@ struct FillWriterLookup {
         guard snapshot.fastFill != nil, snapshot.state == .fresh, let device = device(of: snapshot) else {
             last = nil
             said = nil
+            doubtedAt = nil
             return snapshot
         }
         // The daemon named them: the same words in every view.
@@ -38,13 +47,19 @@ struct FillWriterLookup {
         }
         let free = snapshot.stats?.freeBytes
         if let last {
-            let wait = said == nil ? Self.secondLookNanoseconds : Self.refreshNanoseconds
-            if now < last.look.nanoseconds || now - last.look.nanoseconds >= wait {
+            let since = doubtedAt ?? last.look.nanoseconds
+            let wait = said == nil || doubtedAt != nil ? Self.secondLookNanoseconds : Self.refreshNanoseconds
+            if now < since || now - since >= wait {
                 let look = survey.look(now: now)
                 let seen = survey.writers(from: last.look, to: look, device: device, freeBefore: last.freeBytes, freeAfter: free,
                                           home: ProcessEnvironment.homeDirectory)
-                said = said.map { $0.followed(by: seen) } ?? seen
-                self.last = (look, free)
+                if seen.writers.isEmpty && seen.sawGrowth && doubtedAt == nil {
+                    doubtedAt = now
+                } else {
+                    doubtedAt = nil
+                    said = said.map { $0.followed(by: seen) } ?? seen
+                    self.last = (look, free)
+                }
             }
         } else {
             last = (survey.look(now: now), free)
@@ -80,6 +95,7 @@ struct FillWriterLookup {
         if let device, device.mountPoint == mountPoint { return (device.major, device.minor) }
         last = nil
         said = nil
+        doubtedAt = nil
         guard let entry = (try? MountTable.read())?.last(where: { $0.mountPoint == mountPoint }) else { return nil }
         device = (mountPoint, entry.deviceMajor, entry.deviceMinor)
         return (entry.deviceMajor, entry.deviceMinor)
