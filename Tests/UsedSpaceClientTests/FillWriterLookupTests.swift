@@ -41,7 +41,7 @@ import UsedSpaceSystem
     @Test func growthSeenAgainWithoutAWriterIsSomeoneElses() throws {
         let mount = try Self.temporaryDirectoryMount()
         // A user with no processes: none of "theirs" ever writes.
-        var lookup = FillWriterLookup()
+        var lookup = FillWriterLookup(survey: FillWriterSurvey(userID: 4_000_000_000))
         let start = MonotonicClock.nanoseconds()
         _ = lookup.named(Self.filling(mount.entry, freeMebibytes: 9_000), now: start)
         #expect(lookup.named(Self.filling(mount.entry, freeMebibytes: 8_900), now: start + Self.second).fillWriters == nil)
