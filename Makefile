@@ -308,4 +308,4 @@ bin-dir:
 	@echo $(abspath $(BUILDDIR))
 
 clean:
-	rm -rf $(SCRATCH) usedspace_*.deb dist/usedspace-*
+	rm -rf $(SCRATCH) $(SCRATCH)-aarch64 usedspace_*.deb dist/usedspace-*
