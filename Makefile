@@ -9,6 +9,8 @@
 #                                          that suit the desktops installed here
 #   make uninstall            removes what `make install` installed at the same PREFIX
 #   make deb                  usedspace_$(VERSION)_$(DEB_ARCH).deb, for `apt install ./…`
+#   make deb ARCH=arm64       the arm64 package, on an x86-64 machine too (as root: it builds
+#                             in Debian 13 roots, make/deb-for-arch.sh)
 #   make dist                 the desktops' front-ends as the stores take them, in dist/
 #                             (extensions.gnome.org zips, KDE Store .plasmoid files)
 #
@@ -61,16 +63,23 @@ DESKTOP_BUILD = $(SCRATCH)/desktop
 MANIFEST ?= $(PREFIX)/share/usedspace/installed-files
 DESTDIR ?=
 SWIFT ?= swift
+# More for both `swift build`s (a cross build's --triple and --sdk: make/deb-for-arch.sh).
+SWIFT_FLAGS ?=
 # The same toolchain's compiler, for the lean probe below.
 SWIFTC ?= $(SWIFT)c
 # The build directory of `make`, `make install` and `make deb` (--scratch-path): its own, so
 # that it never waits on a `swift test` running in .build, nor the other way round.
 SCRATCH ?= .build-make
 # The architecture built for, as uname -m, the target triple and Debian's multiarch
-# directories spell it (x86_64, aarch64); Package.swift takes it as USEDSPACE_ARCH.
-ARCH ?= $(shell uname -m)
-# Goals that build nothing, for which make probes nothing.
-QUIET_GOALS = check uninstall deb-path bin-dir clean
+# directories spell it (x86_64, aarch64; Debian's arm64 and amd64 are taken too);
+# Package.swift takes it as USEDSPACE_ARCH. `make deb ARCH=aarch64` on a machine of another
+# architecture builds in a Debian root of that one (make/deb-for-arch.sh).
+HOST_ARCH := $(shell uname -m)
+ARCH ?= $(HOST_ARCH)
+override ARCH := $(patsubst arm64,aarch64,$(patsubst amd64,x86_64,$(ARCH)))
+FOREIGN = $(filter-out $(HOST_ARCH),$(ARCH))
+# Goals that build nothing here, for which make probes nothing.
+QUIET_GOALS = check uninstall deb-path bin-dir clean $(if $(FOREIGN),deb)
 BUILDS = $(filter-out $(QUIET_GOALS),$(or $(MAKECMDGOALS),all))
 # What ships is the lean build (Package.swift, USEDSPACE_EMBEDDED): Embedded Swift at -Osize,
 # its hot code packed by the toolchain's lld (link/), which starts faster than df and keeps a
@@ -136,7 +145,7 @@ KNOWN_FILES = $(BINDIR)/usedspace $(BINDIR)/usedspaced \
 all: build
 
 build: client
-	USEDSPACE_EMBEDDED=$(EMBEDDED) USEDSPACE_ARCH=$(ARCH) $(SWIFT) build -c release $(LEAN_TRIPLE) --scratch-path $(SCRATCH) --product usedspaced
+	USEDSPACE_EMBEDDED=$(EMBEDDED) USEDSPACE_ARCH=$(ARCH) $(SWIFT) build -c release $(LEAN_TRIPLE) $(SWIFT_FLAGS) --scratch-path $(SCRATCH) --product usedspaced
 	install -m 755 $(SCRATCH)/release/usedspaced $(SCRATCH)/bin/usedspaced
 
 # The client alone, as shipped, into $(SCRATCH)/bin (the bench scripts build it so).
@@ -150,7 +159,7 @@ client:
 		echo "  apt-get install musl-dev; or MUSL_LIB=… MUSL_INCLUDE=… where your musl is;" >&2; \
 		echo "  or CLIENT_LIBC=glibc (it starts slower: docs/PERFORMANCE.md)" >&2; exit 1; }
 	USEDSPACE_EMBEDDED=$(EMBEDDED) USEDSPACE_ARCH=$(ARCH) USEDSPACE_LIBC=$(CLIENT_LIBC) USEDSPACE_MUSL_INCLUDE='$(MUSL_INCLUDE)' USEDSPACE_MUSL_LIB='$(MUSL_LIB)' \
-		$(SWIFT) build -c release $(LEAN_TRIPLE) --scratch-path $(CLIENT_SCRATCH) --product usedspace
+		$(SWIFT) build -c release $(LEAN_TRIPLE) $(SWIFT_FLAGS) --scratch-path $(CLIENT_SCRATCH) --product usedspace
 	install -d $(SCRATCH)/bin
 	install -m 755 $(CLIENT_SCRATCH)/release/usedspace $(SCRATCH)/bin/usedspace
 
@@ -217,7 +226,7 @@ uninstall:
 # Depends from dpkg-shlibdeps, the control file from dpkg-gencontrol, md5sums — and
 # dpkg-deb. The staging tree is laid out as dpkg-shlibdeps and dpkg-gencontrol expect:
 # $(DEB_BUILD)/debian/control, and the package's root in $(DEB_BUILD)/debian/usedspace.
-DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+DEB_ARCH := $(if $(FOREIGN),$(patsubst aarch64,arm64,$(patsubst x86_64,amd64,$(ARCH))),$(shell dpkg --print-architecture 2>/dev/null))
 DEB = usedspace_$(VERSION)_$(DEB_ARCH).deb
 DEB_BUILD = $(SCRATCH)/deb
 DEB_ROOT = $(DEB_BUILD)/debian/usedspace
@@ -234,6 +243,12 @@ BUILT_USING_FILES = $$(readelf -l $(DEB_ROOT)/usr/bin/usedspace | grep -q 'progr
 	$(shell $(dir $(TOOLCHAIN_SWIFTC))clang -print-libgcc-file-name) $(TOOLCHAIN_SWIFTC)
 BUILT_USING_PACKAGES ?= $$(dpkg -S $$(realpath $(BUILT_USING_FILES)) 2>/dev/null | sed 's/: .*//; s/, /\n/g')
 
+ifneq ($(FOREIGN),)
+# Another architecture's package, built and packaged in a Debian root of that architecture
+# (Tests/Roots/make-root; root, debootstrap and qemu-user here).
+deb:
+	sh make/deb-for-arch.sh $(ARCH) $(DEB) $(SCRATCH)-$(ARCH)
+else
 deb: $(BUILD_FIRST)
 	@test -n "$(VERSION)" || { echo "make deb: no 'public static let current = \"…\"' in $(VERSION_FILE)" >&2; exit 1; }
 	@test -n "$(DEB_ARCH)" || { echo "make deb: needs dpkg (apt-get install dpkg-dev)" >&2; exit 1; }
@@ -273,6 +288,7 @@ deb: $(BUILD_FIRST)
 	cd $(DEB_ROOT) && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum > DEBIAN/md5sums && chmod 644 DEBIAN/md5sums
 	dpkg-deb --root-owner-group -Zxz --build $(DEB_ROOT) $(DEB)
 	@echo "built $(DEB): sudo apt install ./$(DEB)"
+endif
 
 # The GNOME Shell extension and the Plasma widget for the stores (desktop/dist.sh says what
 # each archive is): built from desktop/ alone, no Swift needed.
@@ -292,4 +308,4 @@ bin-dir:
 	@echo $(abspath $(BUILDDIR))
 
 clean:
-	rm -rf $(SCRATCH) usedspace_*.deb dist/usedspace-*
+	rm -rf $(SCRATCH) $(SCRATCH)-aarch64 usedspace_*.deb dist/usedspace-*

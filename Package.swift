@@ -173,6 +173,13 @@ let package = Package(
     ]
 )
 
+// USEDSPACE_UNIT_TESTS_ONLY=1: the package without its integration tests (IntegrationTests,
+// CTestSupport: half the test code), for builds that run the unit tests alone: the other
+// toolchains' and architectures' cells of CI's matrix (Tests/Roots/matrix).
+if Context.environment["USEDSPACE_UNIT_TESTS_ONLY"] == "1" {
+    package.targets.removeAll { ["IntegrationTests", "CTestSupport"].contains($0.name) }
+}
+
 // libFuzzer targets for the parsers of untrusted input, Fuzz/<Name>/ → product Fuzz<Name>.
 // Part of the package only with USEDSPACE_FUZZ=1, built by bench/fuzz.sh with
 // `swift build -c release --sanitize=fuzzer --scratch-path .build-fuzz --product Fuzz<Name>`.
