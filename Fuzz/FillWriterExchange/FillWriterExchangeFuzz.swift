@@ -14,14 +14,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
     if let outcome = try? FillWriterExchange.outcome(of: input) {
         switch outcome {
-        case .writers(let writers):
+        case .writers(let writers, let grew):
             precondition(writers.count <= FillWriterExchange.maximumWriters)
             for writer in writers {
                 precondition(writer.pid > 0 && !writer.command.isEmpty && writer.command.utf8.count <= 64)
                 precondition(!writer.command.unicodeScalars.contains(where: ControlCharacters.isControl))
                 precondition(writer.file.map { $0.hasPrefix("/") && $0.utf8.count <= 4096 } ?? true)
             }
-            precondition((try? FillWriterExchange.outcome(of: Array(FillWriterExchange.answer(writers).utf8))) == outcome)
+            precondition((try? FillWriterExchange.outcome(of: Array(FillWriterExchange.answer(FillWriters(writers, sawGrowth: grew, home: nil)).utf8))) == outcome)
         case .failed(let reason):
             precondition(reason.count <= 200 && !reason.unicodeScalars.contains(where: ControlCharacters.isControl))
             precondition((try? FillWriterExchange.outcome(of: Array(FillWriterExchange.answer(failure: reason).utf8))) == outcome)
