@@ -23,7 +23,9 @@ function decimalDigits(value) {
 }
 
 // Rounds half to even to `fractionDigits` decimals, as ICU (and so Foundation) does.
-function roundedDigits([digits, exponent], fractionDigits) {
+function roundedDigits(decimal, fractionDigits) {
+    const digits = decimal[0];
+    const exponent = decimal[1];
     const keep = exponent + fractionDigits;
     if (keep >= digits.length)
         return [digits, exponent];
@@ -55,7 +57,9 @@ function roundedDigits([digits, exponent], fractionDigits) {
 
 // "1,000" or "12.35": groups of three with "," and a "." before the fraction, whatever the
 // locale (as the command line writes them).
-function groupedText([digits, exponent]) {
+function groupedText(decimal) {
+    const digits = decimal[0];
+    const exponent = decimal[1];
     const whole = [];
     for (let position = 0; position < Math.max(exponent, 0); position++)
         whole.push(position < digits.length ? digits[position] : 0);
@@ -99,6 +103,10 @@ export function fileSize(bytes) {
 
 const TWO32 = 4294967296;
 
+// No destructured parameters in this file: Qt 6's JavaScript engine (Plasma 6.3 and 6.7)
+// reads them wrongly inside a loop (quotient([0, 10], [0, 4]) gave 1), where gjs and Qt 5
+// read them right.
+
 // Whole numbers beyond a double's 53 bits of exact sums and products, as [high, low] 32-bit
 // halves: sizes reach the desktops as doubles (D-Bus `t`, JSON numbers), which hold a whole
 // number's halves exactly, and the shares must be exact as the command line's are (a double
@@ -107,21 +115,25 @@ function halves(value) {
     return [Math.floor(value / TWO32), value % TWO32];
 }
 
-function sum([highA, lowA], [highB, lowB]) {
-    const low = lowA + lowB;
-    return [highA + highB + Math.floor(low / TWO32), low % TWO32];
+function sum(a, b) {
+    const low = a[1] + b[1];
+    return [a[0] + b[0] + Math.floor(low / TWO32), low % TWO32];
 }
 
 // × a factor below 2^20.
-function times([high, low], factor) {
-    const product = low * factor;
-    return [high * factor + Math.floor(product / TWO32), product % TWO32];
+function times(value, factor) {
+    const product = value[1] * factor;
+    return [value[0] * factor + Math.floor(product / TWO32), product % TWO32];
 }
 
 // floor(numerator / divisor), divisor > 0, the numerator's high half below 2^53: long
 // division, one bit at a time, the remainder (below the divisor) held in halves too, so
 // that every step is exact.
-function quotient([numeratorHigh, numeratorLow], [divisorHigh, divisorLow]) {
+function quotient(numerator, divisor) {
+    const numeratorHigh = numerator[0];
+    const numeratorLow = numerator[1];
+    const divisorHigh = divisor[0];
+    const divisorLow = divisor[1];
     let result = 0;
     let remainderHigh = 0;
     let remainderLow = 0;
@@ -192,12 +204,13 @@ function durationUnit(seconds) {
     return DURATION_UNITS.find(([, , below]) => seconds < below);
 }
 
-function unitCount([, size], seconds) {
+function unitCount(unit, seconds) {
+    const size = unit[1];
     return Math.floor(seconds / size) + (seconds % size >= Math.floor(size / 2) ? 1 : 0);
 }
 
-function unitName([word], count) {
-    return `${count} ${word}${count === 1 ? '' : 's'}`;
+function unitName(unit, count) {
+    return `${count} ${unit[0]}${count === 1 ? '' : 's'}`;
 }
 
 // "full in 3–5 days", "full in about 6 minutes": a range of seconds as the daemon words it.
