@@ -197,7 +197,7 @@ struct PlasmaWidgetTests {
 /// The same in the Plasma 6 of each later Debian release (GenerationRoot): 6.3 in Debian 13,
 /// 6.7 in sid, with the widget the package installed there (the build for Plasma 6).
 @Suite(.serialized, Prerequisite.root,
-       Prerequisite.enabled(GenerationRoot.available && PlasmaViewerSession.hostAvailable, "needs root, debootstrap and the Debian archive (Tests/Roots/make-root), nsenter, the package (USEDSPACE_DEB), and Xvfb, xdotool, ImageMagick"),
+       Prerequisite.enabled(GenerationRoot.available && PlasmaViewerSession.hostAvailable, "needs root, mmdebstrap and the Debian archive (Tests/Roots/make-root), nsenter, the package (USEDSPACE_DEB), and Xvfb, xdotool, ImageMagick"),
        Prerequisite.enabled(UserServiceDaemon.available, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"))
 struct PlasmaWidgetGenerationTests {
     @Test(arguments: GenerationRoot.Release.allCases)

@@ -59,7 +59,7 @@ struct StoreInstallTests {
 
 @Suite(.serialized, Prerequisite.root,
        Prerequisite.enabled(GenerationRoot.available && PlasmaViewerSession.hostAvailable,
-                            "needs root, debootstrap and the Debian archive (Tests/Roots/make-root), nsenter, the package (USEDSPACE_DEB), and Xvfb, xdotool, ImageMagick"),
+                            "needs root, mmdebstrap and the Debian archive (Tests/Roots/make-root), nsenter, the package (USEDSPACE_DEB), and Xvfb, xdotool, ImageMagick"),
        Prerequisite.enabled(SystemdUserManager.unprivilegedAvailable, "needs root, systemd (a user manager and journald), useradd, setpriv, nsenter"))
 struct StoreInstallGenerationTests {
     @Test(arguments: GenerationRoot.Release.allCases)

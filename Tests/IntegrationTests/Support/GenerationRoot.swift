@@ -30,10 +30,10 @@ final class GenerationRoot {
     }
 
     static var available: Bool {
-        Prerequisite.isRoot && DebianPackage.available && ["debootstrap", "nsenter", "unshare", "flock"].allSatisfy(Prerequisite.hasCommand)
+        Prerequisite.isRoot && DebianPackage.available && ["mmdebstrap", "nsenter", "unshare", "flock"].allSatisfy(Prerequisite.hasCommand)
             && FileManager.default.fileExists(atPath: "/sys/fs/cgroup")
     }
-    static let requirement: Comment = "needs root, debootstrap and the Debian archive (Tests/Roots/make-root), nsenter, and the package (USEDSPACE_DEB)"
+    static let requirement: Comment = "needs root, mmdebstrap and the Debian archive (Tests/Roots/make-root), nsenter, and the package (USEDSPACE_DEB)"
 
     static let cache = ProcessInfo.processInfo.environment["USEDSPACE_ROOTS"] ?? "/var/cache/usedspace-tests"
     static let makeRoot = DesktopBuild.repository.path + "/Tests/Roots/make-root"
