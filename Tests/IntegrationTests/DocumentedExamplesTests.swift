@@ -15,7 +15,7 @@ import Testing
         "make": "MakeInstallTests, DebianPackageTests",
         "sudo apt": "DebianPackageTests",
         "sudo apt-get": ".ci/run installs these (Tests/Roots/runs-arch names them when missing)",
-        "sudo make deb ARCH=arm64": "Tests/Roots/matrix, its arm64-deb cell (USEDSPACE_CI_MATRIX=1 .ci/run)",
+        "sudo make deb ARCH=arm64": "Tests/Roots/matrix, its arm64-deb cell (.ci/run runs the matrix)",
         "systemctl": "DaemonServiceTests, HardeningTests, MakeInstallTests",
         "journalctl": "DaemonServiceTests.logsStructuredEntriesToTheJournal",
         "rm": "MakeInstallTests (what uninstall keeps)",
