@@ -130,8 +130,8 @@ struct PlasmaWidgetTests {
         hanging.hang()
         #expect(waitUntil(seconds: 5) { viewer.compact?.mode == "stale" && viewer.compact?.text.hasSuffix("% (stale)") == true },
                 "\(String(describing: viewer.compact))")
-        let waiting = ProcessTable.threads(of: viewer.pid).filter { ProcessTable.threadState(of: viewer.pid, $0) == "D" }
-        #expect(waiting.isEmpty, "plasmoidviewer's threads in the kernel's uninterruptible wait: \(waiting)")
+        let waiting = ProcessTable.threadsStuckInUninterruptibleWait(of: viewer.pid)
+        #expect(waiting.isEmpty, "plasmoidviewer's threads stuck in the kernel's uninterruptible wait for 1 s: \(waiting)")
         hanging.release()
         #expect(waitUntil(seconds: 10) { viewer.compact?.mode == "fresh" }, "\(String(describing: viewer.compact))")
         #expect(viewer.widgetProblems.isEmpty, "\(viewer.widgetProblems)")

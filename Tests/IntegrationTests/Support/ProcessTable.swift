@@ -32,6 +32,23 @@ enum ProcessTable {
         return stat[stat.index(after: close)...].first { $0 != " " }
     }
 
+    /// The threads of `pid` that stay in the kernel's uninterruptible wait (D) at every look
+    /// over `seconds` (five looks), with their names: those blocked on something that does
+    /// not answer. A thread passes through D for a moment on ordinary calls too (a vfork
+    /// until the child execs, a page read), so one look alone would count those.
+    static func threadsStuckInUninterruptibleWait(of pid: pid_t, over seconds: Double = 1) -> [String] {
+        var stuck = Set(threads(of: pid))
+        for look in 0..<5 {
+            if look > 0 { usleep(useconds_t(seconds / 4 * 1_000_000)) }  // the looks, spread over the window
+            stuck = stuck.filter { threadState(of: pid, $0) == "D" }
+        }
+        return stuck.sorted().map { thread in
+            let name = readProcFile("/proc/\(pid)/task/\(thread)/comm")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+            let waitingIn = readProcFile("/proc/\(pid)/task/\(thread)/wchan") ?? "?"
+            return "\(thread) \(name) (in \(waitingIn))"
+        }
+    }
+
     static func isRunning(_ pid: pid_t) -> Bool {
         guard let state = status(of: pid)?.state else { return false }
         return state != "Z" && state != "X"
