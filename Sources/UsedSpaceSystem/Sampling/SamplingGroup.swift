@@ -75,8 +75,9 @@ public final class SamplingGroup: @unchecked Sendable {
         shared.update { _ in }
     }
 
-    /// The number of members (tests).
-    var memberCount: Int { shared.withLock { $0.members.count + $0.queued.count } }
+    /// The number of members (tests): waiting, queued for the pass, and the one in its call
+    /// (out of both lists until its sample returns).
+    var memberCount: Int { shared.withLock { $0.members.count + $0.queued.count + ($0.inCallSince == nil ? 0 : 1) } }
     var isThreadRunning: Bool { shared.withLock { $0.threadRunning } }
     var rescueCount: UInt64 { shared.withLock { $0.rescues } }
 
