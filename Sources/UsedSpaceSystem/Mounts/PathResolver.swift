@@ -5,6 +5,6 @@ public enum PathResolver {
     public static func canonical(_ path: String) throws(SystemError) -> String {
         var resolved = [CChar](repeating: 0, count: Int(PATH_MAX))
         guard clinux_resolve_path(path, &resolved) == 0 else { throw SystemError.current("realpath") }
-        return String(cString: resolved)
+        return resolved.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 }
