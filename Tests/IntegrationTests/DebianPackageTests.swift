@@ -258,7 +258,7 @@ import Testing
     /// release run what the package linked in GnomeShellGenerationTests and
     /// PlasmaWidgetGenerationTests.
     @Test(Prerequisite.enabled(DebianPackage.available && DebianRoot.available && Prerequisite.hasCommand("dpkg-deb"),
-                               "needs root, debootstrap, the Debian archive, dpkg-deb, and the package: \(DebianPackage.missing)"))
+                               Comment(rawValue: "needs root, debootstrap, the Debian archive, dpkg-deb, and the package: " + DebianPackage.missing)))
     func theDesktopsBuildsFollowTheDesktopsInstalled() throws {
         let deb = try DebianPackage.require()
         let debian = try DebianRoot()

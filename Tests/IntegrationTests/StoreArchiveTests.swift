@@ -65,7 +65,7 @@ struct StoreArchiveTests {
     /// implausible future release" (a fixed bound), and GNOME 51, released since, is listed
     /// because the extension runs there (GnomeShellGenerationTests). The 45 zip with 51 left
     /// out is checked too, and must be clean.
-    @Test(Prerequisite.root, Prerequisite.enabled(GenerationRoot.available && Prerequisite.hasCommand("pip"), "\(GenerationRoot.requirement); and pip"))
+    @Test(Prerequisite.root, Prerequisite.enabled(GenerationRoot.available && Prerequisite.hasCommand("pip"), Comment(rawValue: GenerationRoot.requirement.rawValue + "; and pip")))
     func extensionsGnomeOrgsAnalyzerFindsNothingWrong() throws {
         let root = try GenerationRoot(.trixie, package: false)
         let scratch = try ScratchDirectory("shexli")
